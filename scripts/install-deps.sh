@@ -10,6 +10,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers libclblast-dev pocl-opencl-icd clinfo
   libcmocka-dev swig graphviz
   binutils clang libclang-rt-dev lld
+  openjdk-17-jdk-headless junit5 golang-go ruby ruby-dev
 )
 
 missing=()
@@ -19,8 +20,17 @@ for p in "${packages[@]}"; do
   fi
 done
 
+# The Python binding's tests need NumPy and pytest for the python3 on PATH.
+python_modules() {
+  if ! python3 -c "import numpy, pytest" 2> /dev/null; then
+    echo "install-deps: installing numpy and pytest for $(command -v python3)"
+    python3 -m pip install --quiet numpy pytest 2> /dev/null || python3 -m pip install --quiet --user numpy pytest
+  fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
+  python_modules
   exit 0
 fi
 
@@ -30,3 +40,4 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+python_modules

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds Graft and runs every test: the Release build's full suite (C API, headers, exported
-# symbols, install with pkg-config and find_package), then the C/C++ tests again in a clang
+# symbols, install with pkg-config and find_package, and the Python, Java, Go and Ruby bindings'
+# own test suites), then the C/C++ tests again in a clang
 # Debug build with AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer, which
 # also builds the libFuzzer target and fuzzes the GraphDef importer for a bounded time (label
 # "fuzz"), and the tests of the concurrent parts (label "concurrent") under ThreadSanitizer.
@@ -18,7 +19,7 @@ if command -v ccache > /dev/null; then
 fi
 
 echo "== Release build and tests"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRAFT_WERROR=ON "${launcher[@]}"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRAFT_WERROR=ON -DGRAFT_REQUIRE_BINDINGS=ON "${launcher[@]}"
 cmake --build build -j "$jobs"
 ctest --test-dir build -j "$jobs" --output-on-failure
 
@@ -29,13 +30,15 @@ echo "== Debug + AddressSanitizer + UndefinedBehaviorSanitizer build (clang, wit
 CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_BUILD_TYPE=Debug -DGRAFT_SANITIZE=address,undefined -DGRAFT_FUZZ=ON \
   "-DCMAKE_C_FLAGS_DEBUG=-gline-tables-only" "-DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only" \
-  -DGRAFT_PACKAGING_TESTS=OFF -DGRAFT_BUILD_BENCH=OFF -DGRAFT_BUILD_EXAMPLES=OFF -DGRAFT_WERROR=ON "${launcher[@]}"
+  -DGRAFT_PACKAGING_TESTS=OFF -DGRAFT_BUILD_BENCH=OFF -DGRAFT_BUILD_EXAMPLES=OFF -DGRAFT_BUILD_BINDINGS=OFF \
+  -DGRAFT_WERROR=ON "${launcher[@]}"
 cmake --build build-asan -j "$jobs"
 ctest --test-dir build-asan -j "$jobs" --output-on-failure
 
 echo "== ThreadSanitizer build of the concurrent tests"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGRAFT_SANITIZE=thread \
   "-DCMAKE_C_FLAGS_DEBUG=-g1" "-DCMAKE_CXX_FLAGS_DEBUG=-g1" \
-  -DGRAFT_PACKAGING_TESTS=OFF -DGRAFT_BUILD_BENCH=OFF -DGRAFT_BUILD_EXAMPLES=OFF -DGRAFT_WERROR=ON "${launcher[@]}"
+  -DGRAFT_PACKAGING_TESTS=OFF -DGRAFT_BUILD_BENCH=OFF -DGRAFT_BUILD_EXAMPLES=OFF -DGRAFT_BUILD_BINDINGS=OFF \
+  -DGRAFT_WERROR=ON "${launcher[@]}"
 cmake --build build-tsan -j "$jobs" --target graft_concurrent_tests
 ctest --test-dir build-tsan -j "$jobs" -L concurrent --output-on-failure

@@ -80,6 +80,10 @@ GRAFT_API graft_bool graft_context_is_tracing(const graft_context* ctx) {
   return ctx != nullptr && ctx->ctx.current_trace() != nullptr;
 }
 
+GRAFT_API void graft_context_clear_caches(graft_context* ctx) {
+  if (ctx != nullptr) ctx->ctx.ClearKernelCache();
+}
+
 GRAFT_API int graft_value_from_tensor(graft_value** out, const graft_tensor* tensor) {
   return Guard("graft_value_from_tensor", [&]() -> Status {
     GRAFT_CHECK_ARG(out);

@@ -133,6 +133,12 @@ size_t Context::num_cached_kernels() const {
   return kernels_.size();
 }
 
+void Context::ClearKernelCache() {
+  std::unique_lock lock(mu_);
+  for (auto& entry : kernels_) retired_kernels_.push_back(std::move(entry.second));
+  kernels_.clear();
+}
+
 Status Context::FindKernel(const OpCall& op, const std::vector<const Tensor*>& inputs, const CachedKernel** out) {
   // The key: op type, input dtypes by argument, attrs. Ops with tensor attrs are not cached
   // (their values would make the key large); each gets a kernel of its own.

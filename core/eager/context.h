@@ -122,6 +122,10 @@ class Context {
 
   // Number of distinct eager kernels made so far (cached by op, attrs and input dtypes).
   size_t num_cached_kernels() const;
+  // Forgets the cached eager kernels, so that the next op calls make new ones (stateful
+  // kernels, such as random ops, start afresh: tf.random.set_seed). Kernels that op calls
+  // still point to are kept until the context goes.
+  void ClearKernelCache();
 
  private:
   struct CachedKernel {
@@ -135,6 +139,7 @@ class Context {
   mutable std::shared_mutex mu_;  // guards graph_, kernels_, placeholders_
   Graph graph_;                   // one node per cached eager kernel
   std::unordered_map<std::string, std::unique_ptr<CachedKernel>> kernels_;
+  std::vector<std::unique_ptr<CachedKernel>> retired_kernels_;  // cleared, maybe still in use
   std::map<DType, Node*> placeholders_;
   int64_t next_variable_ = 0;
   void* handle_ = nullptr;

@@ -3,6 +3,7 @@
  * value, input signatures, reduce_retracing, variables created once and captured by handle,
  * pure-functional state, side effects on every call, host side effects only while tracing,
  * nested calls through the function library, the host-function op, and the errors. */
+#include <string.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -941,6 +942,44 @@ static void test_errors(void **state) {
   graft_value_free(b);
 }
 
+/* graft_context_clear_caches: a seeded random op continues its sequence while its kernel is
+ * cached, and starts it again after the cache is cleared (tf.random.set_seed). */
+static graft_value *seeded_uniform(graft_context *ctx) {
+  graft_op_call *c = NULL;
+  GT_OK(graft_op_call_new(&c, ctx, "RandomUniform"));
+  graft_value *shape = NULL;
+  const int64_t four = 4, one = 1;
+  GT_OK(graft_value_from_host(&shape, ctx, GRAFT_HOST_INT64, &four, &one, 1, GRAFT_INT32));
+  GT_OK(graft_op_call_add_input(c, shape));
+  GT_OK(graft_op_call_set_attr_type(c, "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_op_call_set_attr_int(c, "seed", 7));
+  GT_OK(graft_op_call_set_attr_int(c, "seed2", 1));
+  graft_value *out = NULL;
+  int n = 0;
+  GT_OK(graft_op_call_execute(&out, 1, &n, c));
+  graft_op_call_free(c);
+  graft_value_free(shape);
+  return out;
+}
+
+static void test_clear_caches_restarts_random_sequences(void **state) {
+  graft_context *ctx = *state;
+  int64_t n = 0;
+  graft_value *a = seeded_uniform(ctx), *b = seeded_uniform(ctx);
+  float first[4], second[4];
+  memcpy(first, floats_of(a, &n), sizeof first);
+  memcpy(second, floats_of(b, &n), sizeof second);
+  assert_int_equal(n, 4);
+  assert_memory_not_equal(first, second, sizeof first);  /* the sequence went on */
+  graft_context_clear_caches(ctx);
+  graft_context_clear_caches(NULL);  /* harmless */
+  graft_value *c = seeded_uniform(ctx);
+  assert_memory_equal(first, floats_of(c, &n), sizeof first);  /* and started again */
+  graft_value_free(a);
+  graft_value_free(b);
+  graft_value_free(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_square_plus_and_traces_per_signature, setup, teardown),
@@ -956,6 +995,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_tensor_array_loop, setup, teardown),
       cmocka_unit_test_setup_teardown(test_host_function_op, setup, teardown),
       cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_clear_caches_restarts_random_sequences, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,6 +34,12 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_context_new(graft_context **out);
 GRAFT_API void graft_context_free(graft_context *ctx);
 /* 1 while a function of ctx is being traced on this thread (ops are recorded, not run). */
 GRAFT_API graft_bool graft_context_is_tracing(const graft_context *ctx);
+/*
+ * Forgets the eager kernels ctx has cached, so that later op calls make new ones: stateful
+ * kernels such as random ops start afresh (what resetting a global random seed needs).
+ * Thread-safe; op calls made before keep working.
+ */
+GRAFT_API void graft_context_clear_caches(graft_context *ctx);
 
 /* ---- Values ----------------------------------------------------------------------------- */
 

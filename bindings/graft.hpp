@@ -1,0 +1,846 @@
+/*
+ * bindings/graft.hpp: a thin, header-only C++ layer over Graft's public C API, for SWIG.
+ *
+ * Every binding (Python, Java, Go, Ruby) is generated from bindings/graft.i over this header;
+ * the idiomatic code of each language sits on the generated classes. It uses only
+ * <graft/graft.h>. What it adds to the C API:
+ *   - RAII handles (std::shared_ptr with the C free function), so that objects may be
+ *     collected in any order: a child keeps its parent alive (an Operation its Graph, a Value
+ *     its Context, a ConcreteFunction its Function);
+ *   - failures as graft::Error exceptions carrying the status code and the C message, which
+ *     graft.i turns into each language's exceptions;
+ *   - callbacks into the host language as SWIG directors with one C trampoline each
+ *     (TraceBody for traced functions, cond and while_loop; HostFunction for the host-function
+ *     op; DeviceFunction for device functions). A director method reports failure by
+ *     returning a non-empty message rather than throwing, since that crosses every language.
+ *
+ * Thread safety: as the C API's (each class says which of its C objects it wraps).
+ */
+#ifndef GRAFT_BINDINGS_GRAFT_HPP
+#define GRAFT_BINDINGS_GRAFT_HPP
+
+#include <graft/graft.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace graft {
+
+/* Bytes (any content, NUL included): the bindings map it to their byte-string type. */
+typedef std::string Bytes;
+
+/* A failed C call: code is a graft_status, what() the one-line message. */
+class Error : public std::runtime_error {
+ public:
+  Error(int code, const std::string &message) : std::runtime_error(message), code_(code) {}
+  int code() const { return code_; }
+  /* "GRAFT_EINVAL", ... */
+  const char *code_name() const { return graft_status_name(code_); }
+
+ private:
+  int code_;
+};
+
+namespace detail {
+inline void check(int rc) {
+  if (rc != GRAFT_OK) throw Error(rc, graft_error_last());
+}
+inline std::string take_string(char *s) {
+  std::string out = s ? s : "";
+  graft_string_free(s);
+  return out;
+}
+/* A partial shape from a C shape handle (freed): rank -1 is an unknown rank. */
+inline std::vector<int64_t> shape_dims(graft_shape *shape, int *rank) {
+  std::unique_ptr<graft_shape, void (*)(graft_shape *)> owned(shape, graft_shape_free);
+  *rank = graft_shape_rank(shape);
+  std::vector<int64_t> dims(*rank > 0 ? *rank : 0);
+  if (*rank > 0) check(graft_shape_dims(dims.data(), *rank, shape));
+  return dims;
+}
+inline graft_shape *new_shape(const std::vector<int64_t> &dims, int rank) {
+  graft_shape *s = nullptr;
+  check(graft_shape_new(&s, rank < 0 ? nullptr : dims.data(), rank < 0 ? -1 : static_cast<int>(dims.size())));
+  return s;
+}
+}  // namespace detail
+
+/* A partial shape: rank -1 for an unknown rank, dims -1 for unknown dimensions. */
+class Shape {
+ public:
+  Shape() : rank_(-1) {}
+  explicit Shape(const std::vector<int64_t> &dims) : rank_(static_cast<int>(dims.size())), dims_(dims) {}
+  static Shape unknown() { return Shape(); }
+  int rank() const { return rank_; }
+  std::vector<int64_t> dims() const { return dims_; }
+  bool is_fully_defined() const {
+    if (rank_ < 0) return false;
+    for (int64_t d : dims_)
+      if (d < 0) return false;
+    return true;
+  }
+  std::string to_string() const {
+    if (rank_ < 0) return "<unknown>";
+    std::string s = "(";
+    for (size_t i = 0; i < dims_.size(); ++i) {
+      if (i) s += ", ";
+      s += dims_[i] < 0 ? std::string("None") : std::to_string(dims_[i]);
+    }
+    if (dims_.size() == 1) s += ",";
+    return s + ")";
+  }
+#ifndef SWIG
+  static Shape from_c(graft_shape *owned) {
+    Shape s;
+    s.dims_ = detail::shape_dims(owned, &s.rank_);
+    return s;
+  }
+  graft_shape *to_c() const { return detail::new_shape(dims_, rank_); }
+  const int64_t *data() const { return rank_ < 0 ? nullptr : dims_.data(); }
+#endif
+
+ private:
+  int rank_;
+  std::vector<int64_t> dims_;
+};
+
+/* ---- Tensors ------------------------------------------------------------------------------ */
+
+/* A dense tensor (graft_tensor). Reading from many threads is safe. */
+class Tensor {
+ public:
+  Tensor() = default;
+  /* A tensor of dtype and dims with a copy of len bytes of data (zeros with no data). */
+  static Tensor from_bytes(int dtype, const std::vector<int64_t> &dims, const char *data, size_t len) {
+    graft_tensor *t = nullptr;
+    detail::check(graft_tensor_new(&t, dtype, dims.data(), static_cast<int>(dims.size()), data, len));
+    return Tensor(t);
+  }
+  static Tensor zeros(int dtype, const std::vector<int64_t> &dims) { return from_bytes(dtype, dims, nullptr, 0); }
+  static Tensor from_floats(const std::vector<int64_t> &dims, const std::vector<float> &v) {
+    return from_bytes(GRAFT_FLOAT32, dims, reinterpret_cast<const char *>(v.data()), v.size() * sizeof(float));
+  }
+  static Tensor from_doubles(const std::vector<int64_t> &dims, const std::vector<double> &v) {
+    return from_bytes(GRAFT_FLOAT64, dims, reinterpret_cast<const char *>(v.data()), v.size() * sizeof(double));
+  }
+  static Tensor from_int32s(const std::vector<int64_t> &dims, const std::vector<int32_t> &v) {
+    return from_bytes(GRAFT_INT32, dims, reinterpret_cast<const char *>(v.data()), v.size() * sizeof(int32_t));
+  }
+  static Tensor from_int64s(const std::vector<int64_t> &dims, const std::vector<int64_t> &v) {
+    return from_bytes(GRAFT_INT64, dims, reinterpret_cast<const char *>(v.data()), v.size() * sizeof(int64_t));
+  }
+  static Tensor from_strings(const std::vector<int64_t> &dims, const std::vector<std::string> &v) {
+    std::vector<const char *> ptrs;
+    std::vector<size_t> lens;
+    for (const std::string &s : v) {
+      ptrs.push_back(s.data());
+      lens.push_back(s.size());
+    }
+    graft_tensor *t = nullptr;
+    detail::check(graft_tensor_new_strings(&t, dims.data(), static_cast<int>(dims.size()), ptrs.data(), lens.data(),
+                                           v.size()));
+    return Tensor(t);
+  }
+
+  bool valid() const { return h_ != nullptr; }
+  int dtype() const { return graft_tensor_dtype(get()); }
+  std::vector<int64_t> shape() const {
+    std::vector<int64_t> dims(graft_tensor_rank(get()));
+    for (size_t i = 0; i < dims.size(); ++i) dims[i] = graft_tensor_dim(get(), static_cast<int>(i));
+    return dims;
+  }
+  int64_t num_elements() const { return graft_tensor_num_elements(get()); }
+  size_t byte_size() const { return graft_tensor_byte_size(get()); }
+  /* The address of the elements (0 for strings or no elements): for zero-copy views. */
+  uintptr_t data_address() const { return reinterpret_cast<uintptr_t>(graft_tensor_data(get())); }
+  /* A copy of the elements' bytes. */
+  Bytes bytes() const {
+    const char *p = static_cast<const char *>(graft_tensor_data(get()));
+    return p ? std::string(p, byte_size()) : std::string();
+  }
+  std::vector<float> to_floats() const { return elements<float>(GRAFT_FLOAT32); }
+  std::vector<double> to_doubles() const { return elements<double>(GRAFT_FLOAT64); }
+  std::vector<int32_t> to_int32s() const { return elements<int32_t>(GRAFT_INT32); }
+  std::vector<int64_t> to_int64s() const { return elements<int64_t>(GRAFT_INT64); }
+  Bytes string_at(int64_t index) const {
+    const char *s = nullptr;
+    size_t n = 0;
+    detail::check(graft_tensor_string(&s, &n, get(), index));
+    return std::string(s, n);
+  }
+  std::vector<std::string> to_strings() const {
+    std::vector<std::string> out;
+    for (int64_t i = 0; i < num_elements(); ++i) out.push_back(string_at(i));
+    return out;
+  }
+
+#ifndef SWIG
+  explicit Tensor(graft_tensor *owned) : h_(owned, graft_tensor_free) {}
+  graft_tensor *get() const {
+    if (!h_) throw Error(GRAFT_EINVAL, "graft: use of an empty Tensor");
+    return h_.get();
+  }
+  /* Gives Graft a new handle to the same tensor (for outputs that Graft frees). */
+  graft_tensor *share() const {
+    graft_tensor *t = nullptr;
+    detail::check(graft_tensor_share(&t, get()));
+    return t;
+  }
+#endif
+
+ private:
+  template <typename T>
+  std::vector<T> elements(int want) const {
+    if (dtype() != want)
+      throw Error(GRAFT_EDTYPE, std::string("graft: tensor is ") + graft_dtype_name(dtype()) + ", not " +
+                                    graft_dtype_name(want));
+    const T *p = static_cast<const T *>(graft_tensor_data(get()));
+    return p ? std::vector<T>(p, p + num_elements()) : std::vector<T>();
+  }
+  std::shared_ptr<graft_tensor> h_;
+};
+
+/* ---- Graphs ------------------------------------------------------------------------------- */
+
+class Graph;
+class Operation;
+
+/* The graph handle shared by a Graph and everything that points into it. */
+struct GraphRef {
+  graft_graph *graph = nullptr;
+  bool owned = false;
+  std::shared_ptr<void> keep_alive;  // the owner of a borrowed graph (a concrete function)
+  ~GraphRef() {
+    if (owned) graft_graph_free(graph);
+  }
+};
+
+/* A tensor of a graph: an op's output. */
+class Output {
+ public:
+  Output() = default;
+  Operation op() const;
+  int index() const { return c_.index; }
+  bool valid() const { return c_.op != nullptr; }
+  int dtype() const { return graft_output_dtype(c_); }
+  Shape shape() const {
+    graft_shape *s = nullptr;
+    detail::check(graft_output_shape(&s, c_));
+    return Shape::from_c(s);
+  }
+  void set_shape(const Shape &shape) {
+    graft_shape *s = shape.to_c();
+    int rc = graft_output_set_shape(c_, s);
+    graft_shape_free(s);
+    detail::check(rc);
+  }
+  std::string name() const {
+    char *s = nullptr;
+    detail::check(graft_output_name(&s, c_));
+    return detail::take_string(s);
+  }
+  std::vector<Operation> consumers() const;
+  bool same_as(const Output &other) const { return c_.op == other.c_.op && c_.index == other.c_.index; }
+  /* A stable identity (for hashing): the op's address and the index. */
+  int64_t id() const { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(c_.op) * 64 + c_.index); }
+
+#ifndef SWIG
+  Output(std::shared_ptr<GraphRef> g, graft_output c) : g_(std::move(g)), c_(c) {}
+  graft_output c() const { return c_; }
+  const std::shared_ptr<GraphRef> &graph_ref() const { return g_; }
+#endif
+
+ private:
+  std::shared_ptr<GraphRef> g_;
+  graft_output c_{nullptr, -1};
+};
+
+/* An op of a graph. */
+class Operation {
+ public:
+  Operation() = default;
+  bool valid() const { return op_ != nullptr; }
+  std::string name() const { return graft_op_name(op_); }
+  std::string type() const { return graft_op_type(op_); }
+  std::string device() const { return graft_op_device(op_); }
+  int64_t id() const { return graft_op_id(op_); }
+  bool is_stateful() const { return graft_op_is_stateful(op_) != 0; }
+  Graph graph() const;
+  int num_inputs() const { return graft_op_num_inputs(op_); }
+  Output input(int i) const {
+    graft_output o = graft_op_input(op_, i);
+    if (!o.op) throw Error(GRAFT_ERANGE, "graft: op '" + name() + "' has no input " + std::to_string(i));
+    return Output(g_, o);
+  }
+  int input_dtype(int i) const { return graft_op_input_dtype(op_, i); }
+  int num_outputs() const { return graft_op_num_outputs(op_); }
+  Output output(int i) const {
+    if (i < 0 || i >= num_outputs())
+      throw Error(GRAFT_ERANGE, "graft: op '" + name() + "' has no output " + std::to_string(i));
+    return Output(g_, graft_output{op_, i});
+  }
+  std::vector<Operation> control_inputs() const {
+    std::vector<Operation> out;
+    for (int i = 0; i < graft_op_num_control_inputs(op_); ++i) out.emplace_back(g_, graft_op_control_input(op_, i));
+    return out;
+  }
+  std::vector<Operation> control_outputs() const {
+    std::vector<Operation> out;
+    for (int i = 0; i < graft_op_num_control_outputs(op_); ++i) out.emplace_back(g_, graft_op_control_output(op_, i));
+    return out;
+  }
+  std::vector<std::string> colocation_groups() const {
+    std::vector<std::string> out;
+    for (int i = 0; i < graft_op_num_colocation_groups(op_); ++i) {
+      char *s = nullptr;
+      detail::check(graft_op_colocation_group(&s, op_, i));
+      out.push_back(detail::take_string(s));
+    }
+    return out;
+  }
+  std::vector<std::string> attr_names() const {
+    std::vector<std::string> out;
+    for (int i = 0; i < graft_op_num_attrs(op_); ++i) out.push_back(graft_op_attr_name(op_, i));
+    return out;
+  }
+  /* The attr's type (a graft_attr_type). */
+  int attr_type(const std::string &name) const {
+    graft_attr_type t;
+    int n = 0;
+    detail::check(graft_op_attr_type(&t, &n, op_, name.c_str()));
+    return static_cast<int>(t);
+  }
+  /* A list attr's length (-1 for an attr that is no list). */
+  int attr_list_size(const std::string &name) const {
+    graft_attr_type t;
+    int n = 0;
+    detail::check(graft_op_attr_type(&t, &n, op_, name.c_str()));
+    return n;
+  }
+  int64_t attr_int(const std::string &name) const {
+    int64_t v = 0;
+    detail::check(graft_op_get_attr_int(&v, op_, name.c_str()));
+    return v;
+  }
+  double attr_float(const std::string &name) const {
+    float v = 0;
+    detail::check(graft_op_get_attr_float(&v, op_, name.c_str()));
+    return v;
+  }
+  bool attr_bool(const std::string &name) const {
+    graft_bool v = 0;
+    detail::check(graft_op_get_attr_bool(&v, op_, name.c_str()));
+    return v != 0;
+  }
+  int attr_dtype(const std::string &name) const {
+    graft_dtype v = 0;
+    detail::check(graft_op_get_attr_type(&v, op_, name.c_str()));
+    return v;
+  }
+  Bytes attr_string(const std::string &name) const {
+    const char *s = nullptr;
+    size_t n = 0;
+    detail::check(graft_op_get_attr_string(&s, &n, op_, name.c_str()));
+    return std::string(s, n);
+  }
+  Shape attr_shape(const std::string &name) const {
+    graft_shape *s = nullptr;
+    detail::check(graft_op_get_attr_shape(&s, op_, name.c_str()));
+    return Shape::from_c(s);
+  }
+  Tensor attr_tensor(const std::string &name) const {
+    graft_tensor *t = nullptr;
+    detail::check(graft_op_get_attr_tensor(&t, op_, name.c_str()));
+    return Tensor(t);
+  }
+  std::string attr_func(const std::string &name) const {
+    const char *s = nullptr;
+    detail::check(graft_op_get_attr_func(&s, op_, name.c_str()));
+    return s;
+  }
+  std::vector<int64_t> attr_int_list(const std::string &name) const {
+    std::vector<int64_t> v(list_size(name));
+    detail::check(graft_op_get_attr_int_list(v.data(), static_cast<int>(v.size()), op_, name.c_str()));
+    return v;
+  }
+  std::vector<double> attr_float_list(const std::string &name) const {
+    std::vector<float> v(list_size(name));
+    detail::check(graft_op_get_attr_float_list(v.data(), static_cast<int>(v.size()), op_, name.c_str()));
+    return std::vector<double>(v.begin(), v.end());
+  }
+  std::vector<bool> attr_bool_list(const std::string &name) const {
+    std::vector<graft_bool> v(list_size(name));
+    detail::check(graft_op_get_attr_bool_list(v.data(), static_cast<int>(v.size()), op_, name.c_str()));
+    return std::vector<bool>(v.begin(), v.end());
+  }
+  std::vector<int> attr_dtype_list(const std::string &name) const {
+    std::vector<graft_dtype> v(list_size(name));
+    detail::check(graft_op_get_attr_type_list(v.data(), static_cast<int>(v.size()), op_, name.c_str()));
+    return std::vector<int>(v.begin(), v.end());
+  }
+  std::vector<std::string> attr_string_list(const std::string &name) const {
+    std::vector<std::string> out;
+    for (int i = 0, n = list_size(name); i < n; ++i) {
+      const char *s = nullptr;
+      size_t len = 0;
+      detail::check(graft_op_get_attr_string_list_item(&s, &len, op_, name.c_str(), i));
+      out.emplace_back(s, len);
+    }
+    return out;
+  }
+  std::vector<Shape> attr_shape_list(const std::string &name) const {
+    std::vector<Shape> out;
+    for (int i = 0, n = list_size(name); i < n; ++i) {
+      graft_shape *s = nullptr;
+      detail::check(graft_op_get_attr_shape_list_item(&s, op_, name.c_str(), i));
+      out.push_back(Shape::from_c(s));
+    }
+    return out;
+  }
+  bool same_as(const Operation &other) const { return op_ == other.op_; }
+
+#ifndef SWIG
+  Operation(std::shared_ptr<GraphRef> g, graft_op *op) : g_(std::move(g)), op_(op) {}
+  graft_op *c() const { return op_; }
+#endif
+
+ private:
+  int list_size(const std::string &name) const {
+    int n = attr_list_size(name);
+    return n < 0 ? 0 : n;
+  }
+  std::shared_ptr<GraphRef> g_;
+  graft_op *op_ = nullptr;
+};
+
+inline Operation Output::op() const { return Operation(g_, c_.op); }
+inline std::vector<Operation> Output::consumers() const {
+  std::vector<Operation> out;
+  for (int i = 0; i < graft_output_num_consumers(c_); ++i) {
+    graft_op *op = nullptr;
+    int index = 0;
+    detail::check(graft_output_consumer(&op, &index, c_, i));
+    out.emplace_back(g_, op);
+  }
+  return out;
+}
+
+/* A collection item as the bindings see it: an op, a tensor, a string or a host value id. */
+class CollectionItem {
+ public:
+  static CollectionItem of_op(const Operation &op) {
+    CollectionItem item;
+    item.kind = GRAFT_ITEM_OP;
+    item.op_ = op;
+    return item;
+  }
+  static CollectionItem of_tensor(const Output &tensor) {
+    CollectionItem item;
+    item.kind = GRAFT_ITEM_TENSOR;
+    item.tensor_ = tensor;
+    return item;
+  }
+  static CollectionItem of_string(const std::string &s) {
+    CollectionItem item;
+    item.kind = GRAFT_ITEM_STRING;
+    item.string = s;
+    return item;
+  }
+  /* A host value: an id of the binding's choosing and an optional name (for scope filters). */
+  static CollectionItem of_value(uint64_t id, const std::string &name) {
+    CollectionItem item;
+    item.kind = GRAFT_ITEM_VALUE;
+    item.value = id;
+    item.string = name;
+    return item;
+  }
+  int kind = 0; /* GRAFT_ITEM_* */
+  Operation op() const { return op_; }
+  Output tensor() const { return tensor_; }
+  std::string string;  /* a string item, or a host value's name */
+  uint64_t value = 0;  /* a host value's id */
+#ifndef SWIG
+  Operation op_;
+  Output tensor_;
+#endif
+};
+
+/* What import_graph_def returns: one op or tensor per return element. */
+class ImportResult {
+ public:
+  std::vector<Operation> ops() const { return ops_; }
+  std::vector<Output> tensors() const { return tensors_; }
+#ifndef SWIG
+  std::vector<Operation> ops_;
+  std::vector<Output> tensors_;
+#endif
+};
+
+/*
+ * A device function (director): returns the device for an op being created ("" for none).
+ */
+class DeviceFunction {
+ public:
+  virtual ~DeviceFunction() = default;
+  virtual std::string device_for(const Operation &op) = 0;
+};
+
+/* A graph (graft_graph): building it is for one thread at a time. */
+class Graph {
+ public:
+  Graph() : g_(std::make_shared<GraphRef>()) {
+    detail::check(graft_graph_new(&g_->graph));
+    g_->owned = true;
+  }
+  int64_t num_ops() const { return graft_graph_num_ops(c()); }
+  Operation op_at(int64_t i) const {
+    graft_op *op = graft_graph_op(c(), i);
+    if (!op) throw Error(GRAFT_ERANGE, "graft: graph has no op " + std::to_string(i));
+    return Operation(g_, op);
+  }
+  std::vector<Operation> operations() const {
+    std::vector<Operation> out;
+    for (int64_t i = 0, n = num_ops(); i < n; ++i) out.emplace_back(g_, graft_graph_op(c(), i));
+    return out;
+  }
+  Operation op_by_name(const std::string &name) const {
+    graft_op *op = nullptr;
+    detail::check(graft_graph_op_by_name(&op, c(), name.c_str()));
+    return Operation(g_, op);
+  }
+  Output tensor_by_name(const std::string &name) const {
+    graft_output o;
+    detail::check(graft_graph_tensor_by_name(&o, c(), name.c_str()));
+    return Output(g_, o);
+  }
+  void finalize() { graft_graph_finalize(c()); }
+  bool finalized() const { return graft_graph_finalized(c()) != 0; }
+  int64_t version() const { return graft_graph_version(c()); }
+  std::string unique_name(const std::string &name, bool mark_as_used) {
+    char *s = nullptr;
+    detail::check(graft_graph_unique_name(&s, c(), name.c_str(), mark_as_used));
+    return detail::take_string(s);
+  }
+  /* Returns the scope as `with name_scope(...) as scope` gives it. */
+  std::string push_name_scope(const std::string &name) {
+    char *s = nullptr;
+    detail::check(graft_graph_push_name_scope(&s, c(), name.c_str()));
+    return detail::take_string(s);
+  }
+  void pop_name_scope() { detail::check(graft_graph_pop_name_scope(c())); }
+  std::string name_scope() const { return graft_graph_name_scope(c()); }
+  void push_control_dependencies(const std::vector<Operation> &ops) {
+    std::vector<graft_op *> c_ops;
+    for (const Operation &op : ops) c_ops.push_back(op.c());
+    detail::check(graft_graph_push_control_dependencies(c(), c_ops.data(), static_cast<int>(c_ops.size())));
+  }
+  void push_no_control_dependencies() { detail::check(graft_graph_push_no_control_dependencies(c())); }
+  void pop_control_dependencies() { detail::check(graft_graph_pop_control_dependencies(c())); }
+  void push_device(const std::string &device) { detail::check(graft_graph_push_device(c(), device.c_str())); }
+  /* fn must stay alive until the matching pop_device. */
+  void push_device_function(DeviceFunction *fn) {
+    detail::check(graft_graph_push_device_function(c(), &Graph::device_trampoline, fn));
+  }
+  void pop_device() { detail::check(graft_graph_pop_device(c())); }
+  void push_colocation(const Operation &op, bool ignore_existing) {
+    detail::check(graft_graph_push_colocation(c(), op.c(), ignore_existing));
+  }
+  void pop_colocation() { detail::check(graft_graph_pop_colocation(c())); }
+  void push_container(const std::string &container) {
+    detail::check(graft_graph_push_container(c(), container.c_str()));
+  }
+  void pop_container() { detail::check(graft_graph_pop_container(c())); }
+  void push_gradient_override_map(const std::vector<std::string> &op_types,
+                                  const std::vector<std::string> &gradient_names) {
+    std::vector<const char *> a, b;
+    for (const auto &s : op_types) a.push_back(s.c_str());
+    for (const auto &s : gradient_names) b.push_back(s.c_str());
+    if (a.size() != b.size()) throw Error(GRAFT_EINVAL, "graft: gradient_override_map needs pairs");
+    detail::check(graft_graph_push_gradient_override_map(c(), a.data(), b.data(), static_cast<int>(a.size())));
+  }
+  void pop_gradient_override_map() { detail::check(graft_graph_pop_gradient_override_map(c())); }
+  void set_seed(bool has_seed, int64_t seed) { graft_graph_set_seed(c(), has_seed, seed); }
+  /* The graph-level seed, or -1 when none is set. */
+  int64_t seed() const {
+    int64_t s = 0;
+    return graft_graph_seed(&s, c()) ? s : -1;
+  }
+  /* A serialized GraphDef (bytes). */
+  Bytes export_graph_def(bool add_shapes) const {
+    void *data = nullptr;
+    size_t len = 0;
+    detail::check(graft_graph_export_graph_def(&data, &len, c(), -1, add_shapes));
+    std::string out(static_cast<const char *>(data), len);
+    graft_buffer_free(data);
+    return out;
+  }
+  /*
+   * Imports a serialized GraphDef under prefix; input_map maps "name:i" of the GraphDef to
+   * tensors of this graph ("^name" to the op of the tensor given); returns the ops and tensors
+   * named in return_elements (for an op name the tensor is invalid, and the other way round).
+   */
+  ImportResult import_graph_def(const char *data, size_t len, const std::string &prefix,
+                        const std::vector<std::string> &input_map_names, const std::vector<Output> &input_map_tensors,
+                        const std::vector<std::string> &return_elements) {
+    ImportResult result;
+    graft_import_options *opts = nullptr;
+    detail::check(graft_import_options_new(&opts));
+    std::unique_ptr<graft_import_options, void (*)(graft_import_options *)> owned(opts, graft_import_options_free);
+    if (!prefix.empty()) detail::check(graft_import_options_set_prefix(opts, prefix.c_str()));
+    if (input_map_names.size() != input_map_tensors.size())
+      throw Error(GRAFT_EINVAL, "graft: import_graph_def input_map needs as many names as tensors");
+    for (size_t i = 0; i < input_map_names.size(); ++i) {
+      const std::string &n = input_map_names[i];
+      if (!n.empty() && n[0] == '^')
+        detail::check(graft_import_options_add_control_input_map(opts, n.c_str() + 1, input_map_tensors[i].c().op));
+      else
+        detail::check(graft_import_options_add_input_map(opts, n.c_str(), input_map_tensors[i].c()));
+    }
+    for (const std::string &r : return_elements)
+      detail::check(graft_import_options_add_return_element(opts, r.c_str()));
+    graft_import_results *results = nullptr;
+    detail::check(graft_graph_import_graph_def(&results, c(), data, len, opts));
+    std::unique_ptr<graft_import_results, void (*)(graft_import_results *)> owned_results(results,
+                                                                                         graft_import_results_free);
+    for (int i = 0; i < graft_import_results_num_elements(results); ++i) {
+      graft_op *op = nullptr;
+      graft_output t{nullptr, -1};
+      detail::check(graft_import_results_element(&op, &t, results, i));
+      result.ops_.push_back(op ? Operation(g_, op) : Operation());
+      result.tensors_.push_back(t.op ? Output(g_, t) : Output());
+    }
+    return result;
+  }
+  int num_functions() const { return graft_graph_num_functions(c()); }
+  std::vector<std::string> function_names() const {
+    std::vector<std::string> out;
+    for (int i = 0; i < num_functions(); ++i) out.push_back(graft_graph_function_name(c(), i));
+    return out;
+  }
+
+  /* Collections (string items, ops, tensors and host values by id). */
+  void add_to_collection(const std::string &key, const CollectionItem &item) {
+    graft_collection_item c_item = to_c(item);
+    detail::check(graft_graph_add_to_collection(c(), key.c_str(), &c_item));
+  }
+  /* A copy of the collection; scope "" for all items. */
+  std::vector<CollectionItem> get_collection(const std::string &key, const std::string &scope) const {
+    graft_collection *col = nullptr;
+    detail::check(graft_graph_get_collection(&col, c(), key.c_str(), scope.empty() ? nullptr : scope.c_str()));
+    return items(col, true);
+  }
+  /* Replaces the collection's items (get_collection_ref's list, written back). */
+  void set_collection(const std::string &key, const std::vector<CollectionItem> &new_items) {
+    graft_collection *col = nullptr;
+    detail::check(graft_graph_get_collection_ref(&col, c(), key.c_str()));
+    graft_collection_clear(col);
+    for (const CollectionItem &item : new_items) {
+      graft_collection_item c_item = to_c(item);
+      detail::check(graft_collection_append(col, &c_item));
+    }
+  }
+  std::vector<std::string> collection_keys() const {
+    graft_collection *col = nullptr;
+    detail::check(graft_graph_collection_keys(&col, c()));
+    std::vector<std::string> out;
+    for (const CollectionItem &item : items(col, true)) out.push_back(item.string);
+    return out;
+  }
+  bool same_as(const Graph &other) const { return c() == other.c(); }
+  int64_t id() const { return static_cast<int64_t>(reinterpret_cast<uintptr_t>(c())); }
+
+#ifndef SWIG
+  explicit Graph(std::shared_ptr<GraphRef> g) : g_(std::move(g)) {}
+  graft_graph *c() const { return g_->graph; }
+  const std::shared_ptr<GraphRef> &ref() const { return g_; }
+#endif
+
+ private:
+  static const char *device_trampoline(const graft_op *op, void *payload) {
+    // Graft copies the string at once; a thread-local keeps it alive until then.
+    thread_local std::string device;
+    auto *fn = static_cast<DeviceFunction *>(payload);
+    try {
+      graft_graph *g = graft_op_graph(op);
+      auto ref = std::make_shared<GraphRef>();
+      ref->graph = g;  // borrowed for the duration of the call
+      device = fn->device_for(Operation(ref, const_cast<graft_op *>(op)));
+    } catch (...) {
+      device.clear();
+    }
+    return device.empty() ? nullptr : device.c_str();
+  }
+  static graft_collection_item to_c(const CollectionItem &item) {
+    graft_collection_item c_item{};
+    c_item.kind = item.kind;
+    c_item.op = item.op_.c();
+    c_item.tensor = item.tensor_.c();
+    c_item.string = item.kind == GRAFT_ITEM_STRING || !item.string.empty() ? item.string.c_str() : nullptr;
+    c_item.value = item.value;
+    return c_item;
+  }
+  std::vector<CollectionItem> items(graft_collection *col, bool owned) const {
+    std::unique_ptr<graft_collection, void (*)(graft_collection *)> guard(owned ? col : nullptr,
+                                                                        graft_collection_free);
+    std::vector<CollectionItem> out;
+    for (int64_t i = 0, n = graft_collection_size(col); i < n; ++i) {
+      graft_collection_item c_item{};
+      detail::check(graft_collection_item_at(&c_item, col, i));
+      CollectionItem item;
+      item.kind = c_item.kind;
+      if (c_item.op) item.op_ = Operation(g_, c_item.op);
+      if (c_item.tensor.op) item.tensor_ = Output(g_, c_item.tensor);
+      if (c_item.string) item.string = c_item.string;
+      item.value = c_item.value;
+      out.push_back(item);
+    }
+    return out;
+  }
+  std::shared_ptr<GraphRef> g_;
+};
+
+inline Graph Operation::graph() const { return Graph(g_); }
+
+/* Builds one op of a graph (graft_op_desc). */
+class OpBuilder {
+ public:
+  /* name "" for the op type. */
+  OpBuilder(Graph &graph, const std::string &op_type, const std::string &name) : g_(graph.ref()) {
+    detail::check(graft_op_desc_new(&desc_, graph.c(), op_type.c_str(), name.empty() ? nullptr : name.c_str()));
+  }
+  ~OpBuilder() { graft_op_desc_free(desc_); }
+  OpBuilder(const OpBuilder &) = delete;
+  OpBuilder &operator=(const OpBuilder &) = delete;
+  void add_input(const Output &input) { detail::check(graft_op_desc_add_input(d(), input.c())); }
+  void add_input_list(const std::vector<Output> &inputs) {
+    std::vector<graft_output> c;
+    for (const Output &o : inputs) c.push_back(o.c());
+    detail::check(graft_op_desc_add_input_list(d(), c.data(), static_cast<int>(c.size())));
+  }
+  void add_control_input(const Operation &op) { detail::check(graft_op_desc_add_control_input(d(), op.c())); }
+  void set_device(const std::string &device) { detail::check(graft_op_desc_set_device(d(), device.c_str())); }
+  void set_attr_int(const std::string &n, int64_t v) { detail::check(graft_op_desc_set_attr_int(d(), n.c_str(), v)); }
+  void set_attr_float(const std::string &n, double v) {
+    detail::check(graft_op_desc_set_attr_float(d(), n.c_str(), static_cast<float>(v)));
+  }
+  void set_attr_bool(const std::string &n, bool v) { detail::check(graft_op_desc_set_attr_bool(d(), n.c_str(), v)); }
+  void set_attr_dtype(const std::string &n, int v) { detail::check(graft_op_desc_set_attr_type(d(), n.c_str(), v)); }
+  void set_attr_string(const std::string &n, const std::string &v) {
+    detail::check(graft_op_desc_set_attr_string(d(), n.c_str(), v.data(), v.size()));
+  }
+  void set_attr_shape(const std::string &n, const Shape &v) {
+    detail::check(graft_op_desc_set_attr_shape(d(), n.c_str(), v.data(), v.rank()));
+  }
+  void set_attr_tensor(const std::string &n, const Tensor &v) {
+    detail::check(graft_op_desc_set_attr_tensor(d(), n.c_str(), v.get()));
+  }
+  void set_attr_func(const std::string &n, const std::string &v) {
+    detail::check(graft_op_desc_set_attr_func(d(), n.c_str(), v.c_str()));
+  }
+  void set_attr_int_list(const std::string &n, const std::vector<int64_t> &v) {
+    detail::check(graft_op_desc_set_attr_int_list(d(), n.c_str(), v.data(), static_cast<int>(v.size())));
+  }
+  void set_attr_float_list(const std::string &n, const std::vector<double> &v) {
+    std::vector<float> f(v.begin(), v.end());
+    detail::check(graft_op_desc_set_attr_float_list(d(), n.c_str(), f.data(), static_cast<int>(f.size())));
+  }
+  void set_attr_bool_list(const std::string &n, const std::vector<bool> &v) {
+    std::vector<graft_bool> b(v.begin(), v.end());
+    detail::check(graft_op_desc_set_attr_bool_list(d(), n.c_str(), b.data(), static_cast<int>(b.size())));
+  }
+  void set_attr_dtype_list(const std::string &n, const std::vector<int> &v) {
+    std::vector<graft_dtype> t(v.begin(), v.end());
+    detail::check(graft_op_desc_set_attr_type_list(d(), n.c_str(), t.data(), static_cast<int>(t.size())));
+  }
+  void set_attr_string_list(const std::string &n, const std::vector<std::string> &v) {
+    std::vector<const void *> p;
+    std::vector<size_t> l;
+    for (const auto &s : v) {
+      p.push_back(s.data());
+      l.push_back(s.size());
+    }
+    detail::check(graft_op_desc_set_attr_string_list(d(), n.c_str(), p.data(), l.data(), static_cast<int>(p.size())));
+  }
+  void set_attr_shape_list(const std::string &n, const std::vector<Shape> &v) {
+    std::vector<const int64_t *> dims;
+    std::vector<int> ranks;
+    for (const Shape &s : v) {
+      dims.push_back(s.data());
+      ranks.push_back(s.rank());
+    }
+    detail::check(
+        graft_op_desc_set_attr_shape_list(d(), n.c_str(), dims.data(), ranks.data(), static_cast<int>(v.size())));
+  }
+  /* Adds the op to the graph; the builder cannot be used again. */
+  Operation finish() {
+    graft_op *op = nullptr;
+    graft_op_desc *desc = d();
+    desc_ = nullptr;  // finish consumes the description, on success and on failure
+    detail::check(graft_op_desc_finish(&op, desc));
+    return Operation(g_, op);
+  }
+
+ private:
+  graft_op_desc *d() const {
+    if (!desc_) throw Error(GRAFT_EPRECONDITION, "graft: OpBuilder.finish was called already");
+    return desc_;
+  }
+  std::shared_ptr<GraphRef> g_;
+  graft_op_desc *desc_ = nullptr;
+};
+
+/* Runs a graph (graft_session): run may be called from many threads at once. */
+class Session {
+ public:
+  /* num_threads 0: one per core; disabled_rewrites: GRAFT_REWRITE_* bits. */
+  Session(Graph &graph, int num_threads = 0, bool track_memory = false, unsigned disabled_rewrites = 0)
+      : g_(graph.ref()) {
+    graft_session_options opts = GRAFT_SESSION_OPTIONS_INIT;
+    opts.num_threads = num_threads;
+    opts.track_memory = track_memory;
+    opts.disabled_rewrites = disabled_rewrites;
+    graft_session *s = nullptr;
+    detail::check(graft_session_new(&s, graph.c(), &opts));
+    s_.reset(s, graft_session_free);
+  }
+  std::vector<Tensor> run(const std::vector<Output> &fetches, const std::vector<Output> &feeds,
+                          const std::vector<Tensor> &feed_values, const std::vector<Operation> &targets) {
+    if (feeds.size() != feed_values.size()) throw Error(GRAFT_EINVAL, "graft: run needs one value per feed");
+    std::vector<graft_output> f, in;
+    std::vector<graft_tensor *> vals;
+    std::vector<graft_op *> t;
+    for (const Output &o : fetches) f.push_back(o.c());
+    for (const Output &o : feeds) in.push_back(o.c());
+    for (const Tensor &v : feed_values) vals.push_back(v.get());
+    for (const Operation &op : targets) t.push_back(op.c());
+    std::vector<graft_tensor *> out(f.size(), nullptr);
+    detail::check(graft_session_run(out.data(), s_.get(), f.data(), static_cast<int>(f.size()), in.data(), vals.data(),
+                                    static_cast<int>(in.size()), t.data(), static_cast<int>(t.size())));
+    std::vector<Tensor> result;
+    for (graft_tensor *v : out) result.emplace_back(v);
+    return result;
+  }
+  int64_t last_peak_bytes() const { return graft_session_last_peak_bytes(s_.get()); }
+  int64_t last_ops_run() const { return graft_session_last_ops_run(s_.get()); }
+  Graph graph() const { return Graph(g_); }
+#ifndef SWIG
+  Session(std::shared_ptr<graft_session> s, std::shared_ptr<GraphRef> g) : g_(std::move(g)), s_(std::move(s)) {}
+  graft_session *c() const { return s_.get(); }
+#endif
+
+ private:
+  std::shared_ptr<GraphRef> g_;
+  std::shared_ptr<graft_session> s_;
+};
+
+}  // namespace graft
+
+#include "graft_eager.hpp"
+#include "graft_saved_model.hpp"
+
+#endif /* GRAFT_BINDINGS_GRAFT_HPP */

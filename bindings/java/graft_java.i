@@ -1,0 +1,758 @@
+/*
+ * bindings/java/graft_java.i: the Java side of graft.i (SWIG -java -package graft).
+ *
+ * What it does to the generated classes:
+ *   - errors: graft::Error becomes graft.GraftException (code, code name, C message);
+ *   - memory: every proxy is AutoCloseable; close() frees the C++ object at once, and a
+ *     java.lang.ref.Cleaner frees it when the proxy is collected (no finalize()); a closed
+ *     object throws IllegalStateException when used;
+ *   - types: int64_t is Java long (SWIG is run with -DSWIGWORDSIZE64, where C long would be a
+ *     Java int); vectors of numbers are Java arrays (long[], float[], ...), vectors of strings
+ *     and of the layer's classes are java.util.List; graft::Bytes is byte[];
+ *   - references returned by the layer (const T &, including member variables) come back as
+ *     owned copies, so that no proxy points into another object's memory;
+ *   - names: methods and fields are lowerCamelCase (to_floats -> toFloats);
+ *   - the idiomatic additions of bindings/java/src/graft/ (Function.trace with lambdas,
+ *     HostFunctions, fluent OpBuilder/OpCall, equals/hashCode/toString) are spliced into the
+ *     proxies below; the classes they use are hand-written in that directory.
+ */
+
+/* ---- Errors ------------------------------------------------------------------------------- */
+
+%{
+/* Throws graft.GraftException(code, codeName, message) into the JVM. */
+static void graft_java_throw(JNIEnv *jenv, int code, const char *message) {
+  if (jenv->ExceptionCheck()) return; /* a Java exception is already on its way */
+  jclass cls = jenv->FindClass("graft/GraftException");
+  if (!cls) return; /* NoClassDefFoundError is pending */
+  jmethodID ctor = jenv->GetMethodID(cls, "<init>", "(ILjava/lang/String;Ljava/lang/String;)V");
+  if (ctor) {
+    const char *name = graft_status_name(code);
+    jstring jname = jenv->NewStringUTF(name ? name : "GRAFT_EUNKNOWN");
+    jstring jmessage = jenv->NewStringUTF(message ? message : "");
+    jobject exc = jenv->NewObject(cls, ctor, (jint)code, jname, jmessage);
+    if (exc) jenv->Throw(static_cast<jthrowable>(exc));
+    jenv->DeleteLocalRef(jname);
+    jenv->DeleteLocalRef(jmessage);
+    jenv->DeleteLocalRef(exc);
+  }
+  jenv->DeleteLocalRef(cls);
+}
+%}
+
+%exception {
+  try {
+    $action
+  } catch (const graft::Error &e) {
+    graft_java_throw(jenv, e.code(), e.what());
+    return $null;
+  } catch (const std::exception &e) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaRuntimeException, e.what());
+    return $null;
+  }
+}
+
+/* A method called on a closed proxy (its pointer is 0) throws instead of crashing. */
+%typemap(check) SWIGTYPE *self %{
+  if (!$1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaIllegalStateException, "graft: use of a closed $1_basetype");
+    return $null;
+  }
+%}
+
+/* ---- int64_t is Java long ----------------------------------------------------------------- */
+
+/* With -DSWIGWORDSIZE64, stdint.i makes int64_t a C long (as it is on LP64 Linux), which SWIG's
+ * Java typemaps would pass as a 32-bit int: pass C long as a Java long instead. */
+%apply long long { long, long int, signed long };
+%apply const long long & { const long &, const long int & };
+
+/* ---- Memory: AutoCloseable proxies freed by close() or by a Cleaner ------------------------ */
+
+%typemap(javainterfaces) SWIGTYPE "AutoCloseable"
+%typemap(javafinalize) SWIGTYPE ""
+
+%typemap(javabody) SWIGTYPE %{
+  private transient long swigCPtr;
+  protected transient boolean swigCMemOwn;
+  private transient NativeHandle swigHandle;
+
+  protected $javaclassname(long cPtr, boolean cMemoryOwn) {
+    swigCMemOwn = cMemoryOwn;
+    swigCPtr = cPtr;
+    if (cMemoryOwn && cPtr != 0)
+      swigHandle = NativeHandle.register(this, cPtr, $imclassname::delete_$javaclassname);
+  }
+
+  protected static long getCPtr($javaclassname obj) {
+    return (obj == null) ? 0 : obj.swigCPtr;
+  }
+
+  protected static long swigRelease($javaclassname obj) {
+    long ptr = 0;
+    if (obj != null) {
+      if (!obj.swigCMemOwn)
+        throw new RuntimeException("Cannot release ownership as memory is not owned");
+      ptr = obj.swigCPtr;
+      obj.swigCMemOwn = false;
+      obj.delete();
+    }
+    return ptr;
+  }
+
+  /** Frees the C++ object now (idempotent); the object cannot be used afterwards. */
+  public void close() {
+    delete();
+  }
+
+  /** Whether close() was called (or the object was never valid). */
+  public boolean isClosed() {
+    return swigCPtr == 0;
+  }
+%}
+
+%typemap(javadestruct, methodname="delete", methodmodifiers="public synchronized", parameters="") SWIGTYPE {
+    if (swigCPtr != 0) {
+      if (swigHandle != null) {
+        if (swigCMemOwn)
+          swigHandle.free();
+        else
+          swigHandle.disown();
+      }
+      swigCMemOwn = false;
+      swigCPtr = 0;
+    }
+  }
+
+/* Directors: releasing ownership to C++ must also disarm the Cleaner. */
+%typemap(directorowner_release, methodname="swigReleaseOwnership") SWIGTYPE %{
+  public void $methodname() {
+    swigCMemOwn = false;
+    if (swigHandle != null) swigHandle.disown();
+    $jnicall;
+  }
+%}
+%typemap(directorowner_take, methodname="swigTakeOwnership") SWIGTYPE %{
+  public void $methodname() {
+    swigCMemOwn = true;
+    if (swigHandle == null && swigCPtr != 0)
+      swigHandle = NativeHandle.register(this, swigCPtr, $imclassname::delete_$javaclassname);
+    $jnicall;
+  }
+%}
+
+/* References returned by the layer come back as owned copies (every class of the layer is a
+ * cheap handle), so no proxy points into an object that may be freed first. */
+%naturalvar;
+%typemap(out) const SWIGTYPE & %{ *($1_ltype *)&$result = new $*1_ltype(*$1); %}
+%typemap(javaout) const SWIGTYPE & {
+    return new $javaclassname($jnicall, true);
+  }
+
+/* The SWIG vector classes are built from arrays and lists by their own constructors. */
+%ignore std::vector::vector(const vector &);
+
+/* ---- Vectors of numbers: Java arrays ------------------------------------------------------- */
+
+%define GRAFT_JAVA_ARRAY(CTYPE, JNIELEM, JNIARRAY, JAVAELEM, GET, SET, NEW)
+%typemap(jni) std::vector<CTYPE>, const std::vector<CTYPE> & "JNIARRAY"
+%typemap(jtype) std::vector<CTYPE>, const std::vector<CTYPE> & "JAVAELEM[]"
+%typemap(jstype) std::vector<CTYPE>, const std::vector<CTYPE> & "JAVAELEM[]"
+%typemap(javain) std::vector<CTYPE>, const std::vector<CTYPE> & "$javainput"
+%typemap(javaout) std::vector<CTYPE>, const std::vector<CTYPE> & {
+    return $jnicall;
+  }
+%typemap(in) const std::vector<CTYPE> & (std::vector<CTYPE> temp) {
+  if (!$input) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "null JAVAELEM[]");
+    return $null;
+  }
+  temp.resize(jenv->GetArrayLength($input));
+  if (!temp.empty()) jenv->GET($input, 0, (jsize)temp.size(), reinterpret_cast<JNIELEM *>(temp.data()));
+  $1 = &temp;
+}
+%typemap(in) std::vector<CTYPE> {
+  if (!$input) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "null JAVAELEM[]");
+    return $null;
+  }
+  $1.resize(jenv->GetArrayLength($input));
+  if (!$1.empty()) jenv->GET($input, 0, (jsize)$1.size(), reinterpret_cast<JNIELEM *>($1.data()));
+}
+%typemap(out) std::vector<CTYPE> {
+  const std::vector<CTYPE> &graft_v = $1;
+  $result = jenv->NEW((jsize)graft_v.size());
+  if ($result && !graft_v.empty())
+    jenv->SET($result, 0, (jsize)graft_v.size(), reinterpret_cast<const JNIELEM *>(graft_v.data()));
+}
+%typemap(out) const std::vector<CTYPE> & {
+  $result = jenv->NEW((jsize)$1->size());
+  if ($result && !$1->empty())
+    jenv->SET($result, 0, (jsize)$1->size(), reinterpret_cast<const JNIELEM *>($1->data()));
+}
+%enddef
+
+%{
+static_assert(sizeof(jlong) == sizeof(int64_t), "jlong is int64_t");
+static_assert(sizeof(jint) == sizeof(int), "jint is int");
+static_assert(sizeof(jfloat) == sizeof(float) && sizeof(jdouble) == sizeof(double), "IEEE floats");
+%}
+
+GRAFT_JAVA_ARRAY(int64_t, jlong, jlongArray, long, GetLongArrayRegion, SetLongArrayRegion, NewLongArray)
+GRAFT_JAVA_ARRAY(long, jlong, jlongArray, long, GetLongArrayRegion, SetLongArrayRegion, NewLongArray)
+GRAFT_JAVA_ARRAY(int32_t, jint, jintArray, int, GetIntArrayRegion, SetIntArrayRegion, NewIntArray)
+GRAFT_JAVA_ARRAY(int, jint, jintArray, int, GetIntArrayRegion, SetIntArrayRegion, NewIntArray)
+GRAFT_JAVA_ARRAY(float, jfloat, jfloatArray, float, GetFloatArrayRegion, SetFloatArrayRegion, NewFloatArray)
+GRAFT_JAVA_ARRAY(double, jdouble, jdoubleArray, double, GetDoubleArrayRegion, SetDoubleArrayRegion, NewDoubleArray)
+
+/* std::vector<bool> has no data(): element by element. */
+%typemap(jni) std::vector<bool>, const std::vector<bool> & "jbooleanArray"
+%typemap(jtype) std::vector<bool>, const std::vector<bool> & "boolean[]"
+%typemap(jstype) std::vector<bool>, const std::vector<bool> & "boolean[]"
+%typemap(javain) std::vector<bool>, const std::vector<bool> & "$javainput"
+%typemap(javaout) std::vector<bool>, const std::vector<bool> & {
+    return $jnicall;
+  }
+%typemap(in) const std::vector<bool> & (std::vector<bool> temp) {
+  if (!$input) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "null boolean[]");
+    return $null;
+  }
+  jsize n = jenv->GetArrayLength($input);
+  jboolean *elems = jenv->GetBooleanArrayElements($input, 0);
+  if (!elems) return $null;
+  for (jsize i = 0; i < n; ++i) temp.push_back(elems[i] != 0);
+  jenv->ReleaseBooleanArrayElements($input, elems, JNI_ABORT);
+  $1 = &temp;
+}
+%typemap(out) std::vector<bool> {
+  const std::vector<bool> &graft_v = $1;
+  $result = jenv->NewBooleanArray((jsize)graft_v.size());
+  for (jsize i = 0; $result && i < (jsize)graft_v.size(); ++i) {
+    jboolean b = graft_v[i] ? JNI_TRUE : JNI_FALSE;
+    jenv->SetBooleanArrayRegion($result, i, 1, &b);
+  }
+}
+
+/* ---- Vectors of strings and of the layer's classes: java.util.List ------------------------- */
+
+%typemap(jni) std::vector<std::string>, const std::vector<std::string> & "jobjectArray"
+%typemap(jtype) std::vector<std::string>, const std::vector<std::string> & "String[]"
+%typemap(jstype) std::vector<std::string>, const std::vector<std::string> & "java.util.List<String>"
+%typemap(javain) std::vector<std::string>, const std::vector<std::string> & "$javainput.toArray(new String[0])"
+%typemap(javaout) std::vector<std::string>, const std::vector<std::string> & {
+    return java.util.List.of($jnicall);
+  }
+%typemap(in) const std::vector<std::string> & (std::vector<std::string> temp) {
+  if (!$input) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "null list of strings");
+    return $null;
+  }
+  jsize n = jenv->GetArrayLength($input);
+  for (jsize i = 0; i < n; ++i) {
+    jstring s = (jstring)jenv->GetObjectArrayElement($input, i);
+    if (!s) {
+      SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "null string in a list");
+      return $null;
+    }
+    const char *chars = jenv->GetStringUTFChars(s, 0);
+    if (!chars) return $null;
+    temp.push_back(chars);
+    jenv->ReleaseStringUTFChars(s, chars);
+    jenv->DeleteLocalRef(s);
+  }
+  $1 = &temp;
+}
+%{
+static jobjectArray graft_java_strings(JNIEnv *jenv, const std::vector<std::string> &v) {
+  jclass string_class = jenv->FindClass("java/lang/String");
+  if (!string_class) return 0;
+  jobjectArray out = jenv->NewObjectArray((jsize)v.size(), string_class, 0);
+  for (jsize i = 0; out && i < (jsize)v.size(); ++i) {
+    jstring s = jenv->NewStringUTF(v[i].c_str());
+    if (!s) return 0;
+    jenv->SetObjectArrayElement(out, i, s);
+    jenv->DeleteLocalRef(s);
+  }
+  jenv->DeleteLocalRef(string_class);
+  return out;
+}
+%}
+%typemap(out) std::vector<std::string> %{ $result = graft_java_strings(jenv, $1); %}
+%typemap(out) const std::vector<std::string> & %{ $result = graft_java_strings(jenv, *$1); %}
+
+/* A vector of a class is passed through its SWIG vector class (built from the list, freed after
+ * the call) and comes back as a java.util.ArrayList of owned copies. */
+%define GRAFT_JAVA_LIST(CTYPE, JTYPE, VECTOR)
+%typemap(jstype) std::vector<CTYPE>, const std::vector<CTYPE> & "java.util.List<JTYPE>"
+%typemap(jtype, nopgcpp="1") const std::vector<CTYPE> & "long"
+%typemap(javain, pre="    VECTOR temp$javainput = new VECTOR($javainput);",
+         post="      temp$javainput.delete();") const std::vector<CTYPE> & "VECTOR.getCPtr(temp$javainput)"
+%typemap(javaout) std::vector<CTYPE> {
+    VECTOR v = new VECTOR($jnicall, true);
+    try {
+      return new java.util.ArrayList<JTYPE>(v);
+    } finally {
+      v.delete();
+    }
+  }
+%typemap(javaout) const std::vector<CTYPE> & {
+    VECTOR v = new VECTOR($jnicall, true);
+    try {
+      return new java.util.ArrayList<JTYPE>(v);
+    } finally {
+      v.delete();
+    }
+  }
+%enddef
+
+namespace graft {
+class Tensor; class Output; class Operation; class Shape; class Value; class TensorSpec;
+class CollectionItem; class Signature; class SignatureTensor;
+}
+
+GRAFT_JAVA_LIST(graft::Tensor, Tensor, TensorVector)
+GRAFT_JAVA_LIST(graft::Output, Output, OutputVector)
+GRAFT_JAVA_LIST(graft::Operation, Operation, OperationVector)
+GRAFT_JAVA_LIST(graft::Shape, Shape, ShapeVector)
+GRAFT_JAVA_LIST(graft::Value, Value, ValueVector)
+GRAFT_JAVA_LIST(graft::TensorSpec, TensorSpec, TensorSpecVector)
+GRAFT_JAVA_LIST(graft::CollectionItem, CollectionItem, CollectionItemVector)
+GRAFT_JAVA_LIST(graft::Signature, Signature, SignatureVector)
+GRAFT_JAVA_LIST(graft::SignatureTensor, SignatureTensor, SignatureTensorVector)
+GRAFT_JAVA_LIST(std::vector<std::string>, java.util.List<String>, StringVectorVector)
+GRAFT_JAVA_LIST(std::vector<graft::Output>, java.util.List<Output>, OutputVectorVector)
+
+/* ---- Bytes: byte[] ------------------------------------------------------------------------- */
+
+%typemap(jni) graft::Bytes "jbyteArray"
+%typemap(jtype) graft::Bytes "byte[]"
+%typemap(jstype) graft::Bytes "byte[]"
+%typemap(javaout) graft::Bytes {
+    return $jnicall;
+  }
+%typemap(out) graft::Bytes {
+  const std::string &graft_b = $1;
+  $result = jenv->NewByteArray((jsize)graft_b.size());
+  if ($result && !graft_b.empty())
+    jenv->SetByteArrayRegion($result, 0, (jsize)graft_b.size(), reinterpret_cast<const jbyte *>(graft_b.data()));
+}
+
+/* ---- Names --------------------------------------------------------------------------------- */
+
+%rename("%(lowercamelcase)s", %$isfunction, %$ismember) "";
+%rename("%(lowercamelcase)s", %$isvariable, %$ismember) "";
+
+/* Enums are plain int constants (graft_swig.GRAFT_FLOAT32, ...; see graft.DType). */
+%include <enumsimple.swg>
+
+/* Names that would clash with java.lang.Object's methods, or read better in Java. */
+%rename(finalizeGraph) graft::Graph::finalize;
+%rename(isFinalized) graft::Graph::finalized;
+%rename(isValid) valid;
+
+/* Callbacks must stay referenced while C++ may call them: these are reached through the
+ * idiomatic methods (Function.trace, HostFunctions, Graph.pushDeviceFunction) that keep them. */
+%javamethodmodifiers graft::Function::Function "protected";
+%javamethodmodifiers graft::HostFunction::register_function "protected";
+%javamethodmodifiers graft::HostFunction::unregister_function "protected";
+%rename(pushDeviceFunctionRaw) graft::Graph::push_device_function;
+%rename(pushDeviceRaw) graft::Graph::push_device;
+%rename(popDeviceRaw) graft::Graph::pop_device;
+%javamethodmodifiers graft::Graph::push_device_function "private";
+%javamethodmodifiers graft::Graph::push_device "private";
+%javamethodmodifiers graft::Graph::pop_device "private";
+
+/* Context.hostFunctionCall(token, inputs, DType.FLOAT32, ...): output dtypes as varargs. */
+%typemap(jstype) const std::vector<int> &tout "int..."
+
+/* ---- Fluent builders: OpBuilder, OpCall and ArgList setters return this -------------------- */
+
+%define GRAFT_JAVA_FLUENT(CLASS, JCLASS, METHOD)
+%typemap(jstype) void CLASS::METHOD "JCLASS"
+%typemap(javaout) void CLASS::METHOD {
+    $jnicall;
+    return this;
+  }
+%enddef
+%define GRAFT_JAVA_FLUENT_ATTRS(CLASS, JCLASS)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, add_input)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, add_input_list)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_int)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_float)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_bool)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_dtype)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_string)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_shape)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_tensor)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_func)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_int_list)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_dtype_list)
+%enddef
+GRAFT_JAVA_FLUENT_ATTRS(graft::OpBuilder, OpBuilder)
+GRAFT_JAVA_FLUENT(graft::OpBuilder, OpBuilder, add_control_input)
+GRAFT_JAVA_FLUENT(graft::OpBuilder, OpBuilder, set_device)
+GRAFT_JAVA_FLUENT(graft::OpBuilder, OpBuilder, set_attr_float_list)
+GRAFT_JAVA_FLUENT(graft::OpBuilder, OpBuilder, set_attr_bool_list)
+GRAFT_JAVA_FLUENT(graft::OpBuilder, OpBuilder, set_attr_string_list)
+GRAFT_JAVA_FLUENT(graft::OpBuilder, OpBuilder, set_attr_shape_list)
+GRAFT_JAVA_FLUENT_ATTRS(graft::OpCall, OpCall)
+GRAFT_JAVA_FLUENT(graft::OpCall, OpCall, set_name)
+GRAFT_JAVA_FLUENT(graft::ArgList, ArgList, add_value)
+GRAFT_JAVA_FLUENT(graft::ArgList, ArgList, add_int)
+GRAFT_JAVA_FLUENT(graft::ArgList, ArgList, add_float)
+GRAFT_JAVA_FLUENT(graft::ArgList, ArgList, add_string)
+GRAFT_JAVA_FLUENT(graft::ArgList, ArgList, add_bool)
+GRAFT_JAVA_FLUENT(graft::ValueList, ValueList, append)
+GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
+
+/* finish() consumes the builder: free it at once. */
+%typemap(javaout) graft::Operation graft::OpBuilder::finish {
+    try {
+      return new Operation($jnicall, true);
+    } finally {
+      delete();
+    }
+  }
+
+/* ---- Idiomatic additions to the proxies ---------------------------------------------------- */
+
+%extend graft::Tensor {
+%proxycode %{
+  /** A float32 scalar. */
+  public static Tensor scalar(float v) {
+    return fromFloats(new long[0], new float[] {v});
+  }
+
+  /** A float64 scalar. */
+  public static Tensor scalar(double v) {
+    return fromDoubles(new long[0], new double[] {v});
+  }
+
+  /** An int32 scalar. */
+  public static Tensor scalar(int v) {
+    return fromInt32s(new long[0], new int[] {v});
+  }
+
+  /** An int64 scalar. */
+  public static Tensor scalar(long v) {
+    return fromInt64s(new long[0], new long[] {v});
+  }
+
+  @Override
+  public String toString() {
+    if (isClosed() || !isValid()) return "Tensor(closed)";
+    return "Tensor(" + DType.name(dtype()) + ", " + java.util.Arrays.toString(shape()) + ")";
+  }
+%}
+}
+
+%extend graft::Shape {
+%proxycode %{
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) return true;
+    if (!(other instanceof Shape)) return false;
+    Shape s = (Shape) other;
+    return rank() == s.rank() && java.util.Arrays.equals(dims(), s.dims());
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * rank() + java.util.Arrays.hashCode(dims());
+  }
+%}
+}
+
+%extend graft::Output {
+%proxycode %{
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) return true;
+    if (!(other instanceof Output) || isClosed() || ((Output) other).isClosed()) return false;
+    return sameAs((Output) other);
+  }
+
+  @Override
+  public int hashCode() {
+    return isClosed() ? 0 : Long.hashCode(id());
+  }
+
+  @Override
+  public String toString() {
+    return isClosed() || !isValid() ? "Output(invalid)" : "Output(" + name() + ")";
+  }
+%}
+}
+
+%extend graft::Operation {
+%proxycode %{
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) return true;
+    if (!(other instanceof Operation) || isClosed() || ((Operation) other).isClosed()) return false;
+    return sameAs((Operation) other);
+  }
+
+  @Override
+  public int hashCode() {
+    return isClosed() || !isValid() ? 0 : name().hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return isClosed() || !isValid() ? "Operation(invalid)" : "Operation(" + name() + ": " + type() + ")";
+  }
+%}
+}
+
+%extend graft::Graph {
+%proxycode %{
+  /** A builder for an op named name ("" for its type) of type opType in this graph. */
+  public OpBuilder opBuilder(String opType, String name) {
+    return new OpBuilder(this, opType, name);
+  }
+
+  /** Places the ops created until popDevice() on device. */
+  public void pushDevice(String device) {
+    synchronized (GraphDevices.lock(this)) {
+      pushDeviceRaw(device);
+      GraphDevices.push(this, null);
+    }
+  }
+
+  /** Places the ops created until popDevice() where fn says ("" or null for no device). */
+  public void pushDeviceFunction(java.util.function.Function<Operation, String> fn) {
+    DeviceFunction director = new ClosureDeviceFunction(fn);
+    synchronized (GraphDevices.lock(this)) {
+      pushDeviceFunctionRaw(director);
+      GraphDevices.push(this, director);
+    }
+  }
+
+  /** Ends the innermost pushDevice or pushDeviceFunction. */
+  public void popDevice() {
+    synchronized (GraphDevices.lock(this)) {
+      popDeviceRaw();
+      GraphDevices.pop(this);
+    }
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) return true;
+    if (!(other instanceof Graph) || isClosed() || ((Graph) other).isClosed()) return false;
+    return sameAs((Graph) other);
+  }
+
+  @Override
+  public int hashCode() {
+    return isClosed() ? 0 : Long.hashCode(id());
+  }
+%}
+}
+
+%extend graft::Session {
+%proxycode %{
+  /** Runs the graph for fetches, with no feeds. */
+  public java.util.List<Tensor> run(java.util.List<Output> fetches) {
+    return run(fetches, java.util.List.of(), java.util.List.of(), java.util.List.of());
+  }
+
+  /** Runs the graph for fetches, feeding each key of feeds with its tensor. */
+  public java.util.List<Tensor> run(java.util.List<Output> fetches, java.util.Map<Output, Tensor> feeds) {
+    java.util.List<Output> keys = new java.util.ArrayList<>(feeds.size());
+    java.util.List<Tensor> values = new java.util.ArrayList<>(feeds.size());
+    for (java.util.Map.Entry<Output, Tensor> e : feeds.entrySet()) {
+      keys.add(e.getKey());
+      values.add(e.getValue());
+    }
+    return run(fetches, keys, values, java.util.List.of());
+  }
+%}
+}
+
+%extend graft::Value {
+%proxycode %{
+  /** A concrete value's elements (float32). */
+  public float[] toFloats() {
+    try (Tensor t = toTensor()) {
+      return t.toFloats();
+    }
+  }
+
+  /** A concrete value's elements (float64). */
+  public double[] toDoubles() {
+    try (Tensor t = toTensor()) {
+      return t.toDoubles();
+    }
+  }
+
+  /** A concrete value's elements (int32). */
+  public int[] toInt32s() {
+    try (Tensor t = toTensor()) {
+      return t.toInt32s();
+    }
+  }
+
+  /** A concrete value's elements (int64). */
+  public long[] toInt64s() {
+    try (Tensor t = toTensor()) {
+      return t.toInt64s();
+    }
+  }
+
+  @Override
+  public String toString() {
+    if (isClosed() || !isValid()) return "Value(invalid)";
+    return "Value(" + (isSymbolic() ? "symbolic, " : "") + DType.name(dtype()) + ", " + shape() + ")";
+  }
+%}
+}
+
+%extend graft::ArgList {
+%proxycode %{
+  /** The arguments args: Value, Boolean, Float/Double, Byte/Short/Integer/Long or String. */
+  public static ArgList of(Object... args) {
+    ArgList list = new ArgList();
+    for (Object a : args) list.add(a);
+    return list;
+  }
+
+  /** Appends a Value, Boolean, Float/Double, Byte/Short/Integer/Long or CharSequence. */
+  public ArgList add(Object arg) {
+    if (arg instanceof Value) return addValue((Value) arg);
+    if (arg instanceof Boolean) return addBool((Boolean) arg);
+    if (arg instanceof Double || arg instanceof Float) return addFloat(((Number) arg).doubleValue());
+    if (arg instanceof Long || arg instanceof Integer || arg instanceof Short || arg instanceof Byte)
+      return addInt(((Number) arg).longValue());
+    if (arg instanceof CharSequence) return addString(arg.toString());
+    throw new IllegalArgumentException(
+        "graft: a function argument must be a Value, boolean, number or string, not " +
+        (arg == null ? "null" : arg.getClass().getName()));
+  }
+
+  /** Argument i, which must be a Value. */
+  public Value value(int i) {
+    try (Arg a = get(i)) {
+      if (a.getKind() != graft_swig.GRAFT_ARG_VALUE)
+        throw new IllegalArgumentException("graft: argument " + i + " is not a Value");
+      return a.value();
+    }
+  }
+
+  /** Argument i as Java sees it: a Value, Long, Double, String or Boolean. */
+  public Object object(int i) {
+    try (Arg a = get(i)) {
+      int kind = a.getKind();
+      if (kind == graft_swig.GRAFT_ARG_VALUE) return a.value();
+      if (kind == graft_swig.GRAFT_ARG_INT) return a.getI();
+      if (kind == graft_swig.GRAFT_ARG_FLOAT) return a.getF();
+      if (kind == graft_swig.GRAFT_ARG_STRING) return a.getS();
+      return a.getB();
+    }
+  }
+%}
+}
+
+%extend graft::Context {
+%proxycode %{
+  /** An op of type opType to run on this context (eagerly, or recorded while tracing). */
+  public OpCall op(String opType) {
+    return new OpCall(this, opType);
+  }
+
+  /** cond with lambdas for the branches (each gets the inputs as arguments). */
+  public java.util.List<Value> cond(Value pred, java.util.List<Value> inputs, TraceFn thenFn, TraceFn elseFn) {
+    try (ClosureTraceBody t = new ClosureTraceBody(thenFn); ClosureTraceBody e = new ClosureTraceBody(elseFn)) {
+      return cond(pred, inputs, t, e);
+    }
+  }
+
+  /** while_loop with lambdas: condFn returns one bool value, bodyFn the next loop variables. */
+  public java.util.List<Value> whileLoop(TraceFn condFn, TraceFn bodyFn, java.util.List<Value> loopVars) {
+    try (ClosureTraceBody c = new ClosureTraceBody(condFn); ClosureTraceBody b = new ClosureTraceBody(bodyFn)) {
+      return whileLoop(c, b, loopVars);
+    }
+  }
+%}
+}
+
+%extend graft::Function {
+%proxycode %{
+  /* The traced closure: C++ calls it while this function (or a concrete function) lives. */
+  private TraceBody swigBody;
+
+  /** A function that traces fn once per new input signature (tf.function). */
+  public static Function trace(String name, TraceFn fn) {
+    return trace(name, null, false, fn);
+  }
+
+  /** A function of a fixed input signature. */
+  public static Function trace(String name, java.util.List<TensorSpec> inputSignature, TraceFn fn) {
+    return trace(name, inputSignature, false, fn);
+  }
+
+  /** inputSignature null for none; reduceRetracing relaxes shapes after a retrace. */
+  public static Function trace(String name, java.util.List<TensorSpec> inputSignature, boolean reduceRetracing,
+                               TraceFn fn) {
+    ClosureTraceBody body = new ClosureTraceBody(fn);
+    try {
+      Function f = new Function(name, body, inputSignature == null ? java.util.List.of() : inputSignature,
+                                inputSignature != null, reduceRetracing);
+      f.swigBody = body;
+      return f;
+    } catch (RuntimeException e) {
+      body.close();
+      throw e;
+    }
+  }
+
+  /** Calls the function with args: Values, booleans, numbers or strings. */
+  public java.util.List<Value> call(Context ctx, Object... args) {
+    try (ArgList list = ArgList.of(args)) {
+      return call(ctx, list);
+    }
+  }
+
+  /** The concrete function (traced graph) for args. */
+  public ConcreteFunction getConcrete(Context ctx, Object... args) {
+    try (ArgList list = ArgList.of(args)) {
+      return getConcrete(ctx, list);
+    }
+  }
+%}
+}
+
+%extend graft::ConcreteFunction {
+%proxycode %{
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) return true;
+    if (!(other instanceof ConcreteFunction) || isClosed() || ((ConcreteFunction) other).isClosed()) return false;
+    return sameAs((ConcreteFunction) other);
+  }
+
+  @Override
+  public int hashCode() {
+    return isClosed() ? 0 : Long.hashCode(id());
+  }
+
+  @Override
+  public String toString() {
+    return isClosed() ? "ConcreteFunction(closed)" : "ConcreteFunction(" + name() + ")";
+  }
+%}
+}
+
+/* ---- Loading the JNI library --------------------------------------------------------------- */
+
+%pragma(java) jniclasscode=%{
+  static {
+    String file = System.getProperty("graft.library");
+    if (file != null && !file.isEmpty())
+      System.load(file);
+    else
+      System.loadLibrary("graft_java");
+  }
+%}

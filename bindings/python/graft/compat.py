@@ -1,0 +1,76 @@
+"""graft.compat.v1 (and v2): TensorFlow 1 spellings of the graph API."""
+import sys as _sys
+import types as _types
+
+import graft as _graft
+from graft import framework as _fw
+from graft import ops as _ops
+from graft import variables as _variables
+from graft.tensor_shape import TensorShape
+
+
+def placeholder(dtype, shape=None, name=None):
+    """A tensor to be fed when the graph runs (graph mode only)."""
+    g = _fw._graph_mode_graph()
+    if g is None:
+        raise RuntimeError("graft.compat.v1.placeholder() is not compatible with eager execution.")
+    return _fw.apply_op("Placeholder", [], {"dtype": _graft.as_dtype(dtype), "shape": TensorShape(shape)},
+                        name=name)[0]
+
+
+def disable_eager_execution():
+    """Graph mode: ops go to the default graph and run through a Session."""
+    _fw._eager_enabled[0] = False
+
+
+def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
+    _fw._eager_enabled[0] = True
+
+
+def disable_v2_behavior():
+    disable_eager_execution()
+
+
+def enable_v2_behavior():
+    enable_eager_execution()
+
+
+def executing_eagerly():
+    return _fw.executing_eagerly()
+
+
+def to_float(x, name="ToFloat"):
+    return _ops.cast(x, _graft.float32, name=name)
+
+
+def assign(ref, value, validate_shape=None, use_locking=None, name=None):
+    return ref.assign(value)
+
+
+def assign_add(ref, value, use_locking=None, name=None):
+    return ref.assign_add(value)
+
+
+v1 = _types.ModuleType("graft.compat.v1")
+for _name in dir(_graft):
+    if not _name.startswith("_"):
+        setattr(v1, _name, getattr(_graft, _name))
+for _name, _value in dict(placeholder=placeholder, disable_eager_execution=disable_eager_execution,
+                          enable_eager_execution=enable_eager_execution, disable_v2_behavior=disable_v2_behavior,
+                          enable_v2_behavior=enable_v2_behavior, executing_eagerly=executing_eagerly,
+                          to_float=to_float, assign=assign, assign_add=assign_add,
+                          get_default_graph=_graft.get_default_graph, reset_default_graph=_graft.reset_default_graph,
+                          Session=_graft.Session, InteractiveSession=_graft.InteractiveSession,
+                          get_default_session=_graft.get_default_session, py_func=_graft.numpy_function,
+                          global_variables=_variables.global_variables,
+                          trainable_variables=_variables.trainable_variables,
+                          global_variables_initializer=_variables.global_variables_initializer,
+                          initialize_all_variables=_variables.global_variables_initializer,
+                          variables_initializer=_variables.variables_initializer,
+                          set_random_seed=_graft.set_random_seed, GraphKeys=_variables.GraphKeys,
+                          get_collection=_graft.get_collection, get_collection_ref=_graft.get_collection_ref,
+                          add_to_collection=_graft.add_to_collection, random_normal=_ops.random_normal,
+                          random_uniform=_ops.random_uniform).items():
+    setattr(v1, _name, _value)
+v2 = _graft
+_sys.modules["graft.compat.v1"] = v1

@@ -1,0 +1,192 @@
+"""graft.Session (tf.compat.v1.Session): runs a Graph's tensors and ops with feeds."""
+import threading
+
+import numpy as np
+
+from graft import dtypes as _dtypes
+from graft import errors
+from graft import framework as _fw
+from graft import graft_swig as _c
+
+
+class _SessionStack(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+_default_sessions = _SessionStack()
+
+
+def get_default_session():
+    return _default_sessions.stack[-1] if _default_sessions.stack else None
+
+
+def _flatten_fetches(fetches):
+    """Flat fetch list and a function rebuilding the caller's structure from the values."""
+    if isinstance(fetches, (list, tuple)):
+        parts = [_flatten_fetches(f) for f in fetches]
+        flat = [x for p in parts for x in p[0]]
+
+        def rebuild(values, parts=parts, kind=type(fetches)):
+            out, i = [], 0
+            for sub, fn in parts:
+                out.append(fn(values[i:i + len(sub)]))
+                i += len(sub)
+            if hasattr(kind, "_fields"):
+                return kind(*out)
+            return kind(out) if kind is tuple else out
+        return flat, rebuild
+    if isinstance(fetches, dict):
+        keys = list(fetches.keys())
+        parts = [_flatten_fetches(fetches[k]) for k in keys]
+        flat = [x for p in parts for x in p[0]]
+
+        def rebuild(values, parts=parts, keys=keys, kind=type(fetches)):
+            out, i = kind(), 0
+            for k, (sub, fn) in zip(keys, parts):
+                out[k] = fn(values[i:i + len(sub)])
+                i += len(sub)
+            return out
+        return flat, rebuild
+    if fetches is None:
+        raise TypeError("Fetch argument None has invalid type <class 'NoneType'>")
+    return [fetches], lambda values: values[0]
+
+
+class Session:
+    """Runs graph (the default graph when None). Usable as a context manager, which makes it
+    the default session."""
+
+    def __init__(self, target="", graph=None, config=None, num_threads=0):
+        self._graph = graph if graph is not None else _fw.get_default_graph()
+        self._c = _c.Session(self._graph._c, num_threads)
+        self._closed = False
+        self._default_ctx = None
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def graph_def(self):
+        return self._graph.as_graph_def()
+
+    def _element(self, fetch):
+        if isinstance(fetch, str):
+            fetch = self._graph.as_graph_element(fetch)
+        if isinstance(fetch, _fw.Tensor):
+            if fetch._value is not None and not isinstance(fetch, _fw.EagerTensor):
+                raise TypeError(f"Fetch {fetch!r} is a tensor of a traced function, not of this session's graph.")
+            if isinstance(fetch, _fw.EagerTensor):
+                return ("eager", fetch)
+            if fetch.graph is not self._graph:
+                raise ValueError(f"Tensor {fetch.name} is not an element of this graph.")
+            if not self._graph.is_fetchable(fetch):
+                raise ValueError(f"Operation {fetch.op.name!r} has been marked as not fetchable.")
+            return ("tensor", fetch)
+        if isinstance(fetch, _fw.Operation):
+            if fetch.graph is not self._graph:
+                raise ValueError(f"Operation {fetch.name} is not an element of this graph.")
+            if not self._graph.is_fetchable(fetch):
+                raise ValueError(f"Operation {fetch.name!r} has been marked as not fetchable.")
+            return ("op", fetch)
+        if hasattr(fetch, "_as_graph_element"):
+            return self._element(fetch._as_graph_element())
+        raise TypeError(f"Fetch argument {fetch!r} has invalid type {type(fetch)}, must be a string or Tensor.")
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        flat, rebuild = _flatten_fetches(fetches)
+        elements = [self._element(f) for f in flat]
+        fetch_outputs, targets = [], []
+        for kind, x in elements:
+            if kind == "tensor":
+                fetch_outputs.append(x._out())
+            elif kind == "op":
+                targets.append(x._c)
+        feeds, feed_values = [], []
+        for key, value in (feed_dict or {}).items():
+            if isinstance(key, str):
+                key = self._graph.as_graph_element(key, allow_operation=False)
+            if not isinstance(key, _fw.Tensor) or key._value is not None:
+                raise TypeError(f"Cannot interpret feed_dict key {key!r} as a Tensor of this graph.")
+            if key.graph is not self._graph:
+                raise ValueError(f"Tensor {key.name} is not an element of this graph.")
+            if not self._graph.is_feedable(key):
+                raise ValueError(f"Tensor {key.name} may not be fed.")
+            if isinstance(value, _fw.Tensor):
+                if isinstance(value, _fw.EagerTensor):
+                    value = value.numpy()
+                else:
+                    raise TypeError("The value of a feed cannot be a graft.Tensor object. Acceptable feed values "
+                                    "include Python scalars, strings, lists, numpy ndarrays.")
+            dtype = key.dtype.base_dtype
+            arr = np.asarray(value, dtype=dtype.as_numpy_dtype if dtype != _dtypes.string else object)
+            if dtype != _dtypes.string and np.asarray(value).dtype.kind == "f" and dtype.is_integer:
+                if not np.all(np.mod(np.asarray(value), 1) == 0):
+                    raise ValueError(f"Cannot feed value {value!r} to tensor {key.name} of dtype {dtype.name}")
+            if not key.shape.is_compatible_with(arr.shape):
+                raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {key.name}, which has shape "
+                                 f"{key.shape}")
+            feeds.append(key._out())
+            feed_values.append(_fw._c_tensor_from_numpy(arr, dtype))
+        values = self._c.run(fetch_outputs, feeds, feed_values, targets)
+        results, i = [], 0
+        for kind, x in elements:
+            if kind == "tensor":
+                results.append(_fw._numpy_of(values[i], copy=True))
+                i += 1
+            elif kind == "eager":
+                results.append(x.numpy())
+            else:
+                results.append(None)
+        return rebuild(results)
+
+    def close(self):
+        self._closed = True
+
+    def as_default(self):
+        return _DefaultSession(self)
+
+    def __enter__(self):
+        self._default_ctx = self.as_default()
+        self._graph_ctx = self._graph.as_default()
+        self._graph_ctx.__enter__()
+        return self._default_ctx.__enter__()
+
+    def __exit__(self, *exc):
+        self._default_ctx.__exit__(*exc)
+        self._graph_ctx.__exit__(*exc)
+        self.close()
+        return False
+
+    @staticmethod
+    def reset(target, containers=None, config=None):
+        return None
+
+
+class _DefaultSession:
+    def __init__(self, session):
+        self._s = session
+
+    def __enter__(self):
+        _default_sessions.stack.append(self._s)
+        return self._s
+
+    def __exit__(self, *exc):
+        _default_sessions.stack.pop()
+        return False
+
+
+class InteractiveSession(Session):
+    """A Session that makes itself the default session on creation."""
+
+    def __init__(self, target="", graph=None, config=None):
+        super().__init__(target, graph, config)
+        _default_sessions.stack.append(self)
+
+    def close(self):
+        super().close()
+        if self in _default_sessions.stack:
+            _default_sessions.stack.remove(self)

@@ -1,0 +1,51 @@
+/*
+ * GraftExample: Graft from Java. Builds a graph with a MatMul and runs it in a session, then
+ * traces a Java lambda into a function and calls it with two input shapes.
+ *
+ * Run: java -Djava.library.path=<dir of libgraft_java.so> -cp graft.jar:. GraftExample
+ */
+import graft.Context;
+import graft.DType;
+import graft.Function;
+import graft.Graph;
+import graft.Operation;
+import graft.Session;
+import graft.Tensor;
+import graft.Value;
+import java.util.Arrays;
+import java.util.List;
+
+public final class GraftExample {
+  public static void main(String[] args) {
+    System.out.println("Graft " + graft.Graft.version());
+
+    // A graph: y = a x b, run in a session.
+    try (Graph g = new Graph();
+         Tensor a = Tensor.fromFloats(new long[] {2, 2}, new float[] {1, 2, 3, 4});
+         Tensor b = Tensor.fromFloats(new long[] {2, 2}, new float[] {5, 6, 7, 8})) {
+      Operation ca = g.opBuilder("Const", "a").setAttrTensor("value", a).setAttrDtype("dtype", DType.FLOAT32).finish();
+      Operation cb = g.opBuilder("Const", "b").setAttrTensor("value", b).setAttrDtype("dtype", DType.FLOAT32).finish();
+      Operation mm = g.opBuilder("MatMul", "y").addInput(ca.output(0)).addInput(cb.output(0)).finish();
+      try (Session session = new Session(g)) {
+        Tensor y = session.run(List.of(mm.output(0))).get(0);
+        System.out.println("matmul " + y + " = " + Arrays.toString(y.toFloats()));
+        y.close();
+      }
+    }
+
+    // A traced function: f(x) = x * x + x, traced once per input shape.
+    try (Context ctx = new Context();
+         Function f = Function.trace("square_plus", (c, fargs) -> {
+           Value x = fargs.value(0);
+           Value sq = c.op("Mul").addInput(x).addInput(x).execute().get(0);
+           return List.of(c.op("AddV2").addInput(sq).addInput(x).execute().get(0));
+         })) {
+      for (double[] input : new double[][] {{1, 2}, {1, 2, 3}, {4, 5, 6}}) {
+        Value x = ctx.fromDoubles(input, new long[] {input.length}, DType.FLOAT32);
+        Value r = f.call(ctx, x).get(0);
+        System.out.println("f(" + Arrays.toString(input) + ") = " + Arrays.toString(r.toFloats())
+                           + " (traces: " + f.tracingCount() + ")");
+      }
+    }
+  }
+}
