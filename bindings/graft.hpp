@@ -570,11 +570,11 @@ class Graph {
     int64_t s = 0;
     return graft_graph_seed(&s, c()) ? s : -1;
   }
-  /* A serialized GraphDef (bytes). */
-  Bytes export_graph_def(bool add_shapes) const {
+  /* A serialized GraphDef (bytes): the ops added since version from_version (-1: all). */
+  Bytes export_graph_def(bool add_shapes, int64_t from_version = -1) const {
     void *data = nullptr;
     size_t len = 0;
-    detail::check(graft_graph_export_graph_def(&data, &len, c(), -1, add_shapes));
+    detail::check(graft_graph_export_graph_def(&data, &len, c(), from_version, add_shapes));
     std::string out(static_cast<const char *>(data), len);
     graft_buffer_free(data);
     return out;

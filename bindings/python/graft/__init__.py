@@ -38,6 +38,8 @@ from graft.py_function import py_function, numpy_function
 from graft.registries import RegisterGradient, NoGradient, NotDifferentiable, RegisterShape
 from graft.session import Session, InteractiveSession, get_default_session
 from graft import saved_model
+from graft import types
+from graft.framework import register_tensor_conversion_function
 from graft import ops as _ops
 from graft import variables as _variables
 

@@ -43,6 +43,22 @@ def to_float(x, name="ToFloat"):
     return _ops.cast(x, _graft.float32, name=name)
 
 
+def glorot_uniform_initializer(seed=None, dtype=None):
+    """An initializer drawing from U(-limit, limit), limit = sqrt(6 / (fan_in + fan_out))."""
+    import math
+
+    def initializer(shape, dtype=dtype or _graft.float32, partition_info=None):
+        shape = list(shape)
+        fan_in = shape[-2] if len(shape) > 1 else (shape[0] if shape else 1)
+        fan_out = shape[-1] if shape else 1
+        receptive = 1
+        for d in shape[:-2]:
+            receptive *= d
+        limit = math.sqrt(6.0 / max(1.0, (fan_in + fan_out) * receptive))
+        return _ops.random_uniform(shape, -limit, limit, dtype=dtype, seed=seed)
+    return initializer
+
+
 def assign(ref, value, validate_shape=None, use_locking=None, name=None):
     return ref.assign(value)
 
@@ -59,6 +75,11 @@ for _name, _value in dict(placeholder=placeholder, disable_eager_execution=disab
                           enable_eager_execution=enable_eager_execution, disable_v2_behavior=disable_v2_behavior,
                           enable_v2_behavior=enable_v2_behavior, executing_eagerly=executing_eagerly,
                           to_float=to_float, assign=assign, assign_add=assign_add,
+                          glorot_uniform_initializer=glorot_uniform_initializer,
+                          name_scope=_fw.name_scope, op_scope=_fw.name_scope,
+                          import_graph_def=_graft.import_graph_def, NoGradient=_graft.NoGradient,
+                          Dimension=_graft.Dimension, DeviceSpec=_graft.DeviceSpec,
+                          container=_graft.container,
                           get_default_graph=_graft.get_default_graph, reset_default_graph=_graft.reset_default_graph,
                           Session=_graft.Session, InteractiveSession=_graft.InteractiveSession,
                           get_default_session=_graft.get_default_session, py_func=_graft.numpy_function,

@@ -100,7 +100,7 @@ class DType:
         if base.is_bool:
             return builtins.bool(which)
         np_type = base.as_numpy_dtype
-        if np_type is None or base.is_complex or base.is_quantized:
+        if np_type is None or np_type is np.object_ or base.is_complex or base.is_quantized:
             raise TypeError(f"Cannot find minimum/maximum value of {self}.")
         info = np.finfo(np_type) if base.is_floating else np.iinfo(np_type)
         return info.max if which else info.min

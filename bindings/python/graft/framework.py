@@ -10,6 +10,7 @@ Tensors: EagerTensor (a concrete value, .numpy()), and graph tensors (a tensor o
 a trace; .op, .name, .graph).
 """
 import threading
+import traceback
 import weakref
 
 import numpy as np
@@ -36,6 +37,7 @@ def context():
 class _ThreadState(threading.local):
     def __init__(self):
         self.graph_stack = []  # Graphs entered with as_default()
+        self.eager = 0  # depth of host functions running (their ops run eagerly)
         self.tracing = 0  # depth of Python callbacks being traced (graph mode is off inside)
         self.device_stack = []  # eager device scopes (strings)
 
@@ -74,8 +76,25 @@ def tracing_scope():
     return _TracingScope()
 
 
+class _EagerScope:
+    """Entered by host functions (py_function): their ops run eagerly whatever the caller's mode."""
+
+    def __enter__(self):
+        _tls.eager += 1
+
+    def __exit__(self, *exc):
+        _tls.eager -= 1
+        return False
+
+
+def eager_scope():
+    return _EagerScope()
+
+
 def _graph_mode_graph():
     """The Graph ops go to now, or None when they run eagerly / are traced."""
+    if _tls.eager:
+        return None
     if _tls.graph_stack:
         return _tls.graph_stack[-1]
     if not _eager_enabled[0] and not _tls.tracing:
@@ -316,7 +335,8 @@ class Graph:
 
     def as_graph_def(self, from_version=None, add_shapes=False):
         from graft import graph_io
-        return graph_io.GraphDef(self._c.export_graph_def(bool(add_shapes)))
+        return graph_io.GraphDef(self._c.export_graph_def(bool(add_shapes), -1 if from_version is None
+                                                          else int(from_version)))
 
     def is_feedable(self, tensor):
         return tensor.name not in self._unfeedable
@@ -445,10 +465,10 @@ def _as_op(x):
         return x
     if isinstance(x, Tensor):
         return x.op
+    if isinstance(getattr(x, "op", None), Operation):  # a Variable: its handle op
+        return x.op
     if hasattr(x, "_as_graph_element"):
         return _as_op(x._as_graph_element())
-    if hasattr(x, "op") and isinstance(getattr(x, "op"), Operation):
-        return x.op
     raise TypeError(f"Control input must be Operation or Tensor: {x!r}")
 
 
@@ -543,6 +563,7 @@ class Operation:
         self._c = c_op
         self._graph = graph
         self._outputs = None
+        self._traceback = []
 
     @property
     def name(self):
@@ -581,12 +602,15 @@ class Operation:
     def _control_outputs(self):
         return [self._graph._wrap_op(o) for o in self._c.control_outputs()]
 
-    @property
     def colocation_groups(self):
+        """The "loc:@name" groups the op is colocated with (bytes), its own when none is set."""
         return [g.encode() for g in self._c.colocation_groups()]
 
-    def colocation_groups_str(self):
-        return list(self._c.colocation_groups())
+    @property
+    def op_def(self):
+        """The op's definition, as far as graft exposes it: its name (the op type)."""
+        import types
+        return types.SimpleNamespace(name=self.type)
 
     @property
     def node_def(self):
@@ -595,7 +619,8 @@ class Operation:
 
     @property
     def traceback(self):
-        return []
+        """The call stack where the op was made (graph mode), outermost first."""
+        return list(self._traceback)
 
     def get_attr(self, name):
         try:
@@ -808,7 +833,8 @@ class Tensor:
     def __repr__(self):
         return f"<graft.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
 
-    __str__ = __repr__
+    def __str__(self):
+        return f'Tensor("{self.name}", shape={self.shape}, dtype={self.dtype.name})'
 
     def __array__(self, dtype=None, copy=None):
         raise NotImplementedError(
@@ -1060,11 +1086,38 @@ def _host_value(value, dtype):
                     "supported type.")
 
 
+_conversion_functions = []  # (priority, order, base type, function), lowest priority first
+
+
+def register_tensor_conversion_function(base_type, conversion_func, priority=100):
+    """Registers conversion_func(value, dtype=None, name=None, as_ref=False) -> Tensor for
+    instances of base_type (a type or tuple of types); lower priorities are tried first."""
+    if not (isinstance(base_type, type) or (isinstance(base_type, tuple) and
+                                            all(isinstance(t, type) for t in base_type))):
+        raise TypeError("base_type must be a type or a tuple of types.")
+    if not callable(conversion_func):
+        raise TypeError("conversion_func must be callable.")
+    _conversion_functions.append((priority, len(_conversion_functions), base_type, conversion_func))
+    _conversion_functions.sort(key=lambda e: (e[0], e[1]))
+
+
 def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None, as_ref=False, preferred_dtype=None):
     """A Tensor for value: a Tensor (checked against dtype), a NumPy array, a Python scalar or
     nested list; in graph mode a Const op of the default graph."""
     if dtype is not None:
         dtype = _dtypes.as_dtype(dtype)
+    if _conversion_functions and not isinstance(value, Tensor):
+        for _, _, base_type, fn in _conversion_functions:
+            if isinstance(value, base_type):
+                out = fn(value, dtype=dtype, name=name, as_ref=as_ref)
+                if out is not NotImplemented:
+                    if not isinstance(out, Tensor):
+                        raise RuntimeError(f"Conversion function {fn!r} for type {base_type} returned non-Tensor: "
+                                           f"{out!r}")
+                    if dtype is not None and not dtype.is_compatible_with(out.dtype):
+                        raise RuntimeError(f"Conversion function {fn!r} for type {base_type} returned incompatible "
+                                           f"dtype: requested = {dtype.name}, actual = {out.dtype.name}")
+                    return out
     hint = dtype_hint or preferred_dtype
     if isinstance(value, Tensor):
         if dtype is not None and not dtype.is_compatible_with(value.dtype):
@@ -1180,9 +1233,11 @@ class _Func:
 def _finish(builder, op_type):
     try:
         return builder.finish()
-    except (errors.InvalidArgumentError,) as e:
+    except errors.InvalidArgumentError as e:
         # Graph construction reports bad inputs as ValueError, as TensorFlow does.
         raise ValueError(str(e)) from None
+    except errors.FailedPreconditionError as e:
+        raise RuntimeError(str(e)) from None
 
 
 def _graph_input(graph, x, dtype_hint=None):
@@ -1206,6 +1261,7 @@ def _apply_graph(graph, op_type, inputs, attrs, name, dtype_hint):
         if v is not None:
             _set_attr(b, k, v)
     op = graph._wrap_op(_finish(b, op_type))
+    op._traceback = traceback.extract_stack()[:-3]  # where the op was made (Operation.traceback)
     return op.outputs if op.outputs else op
 
 
@@ -1259,7 +1315,7 @@ def apply_op(op_type, inputs, attrs=None, name=None, dtype_hint=None, raw_output
     """Makes op_type with inputs (tensors, Python values, or lists of them for list arguments)
     and attrs where ops go now; returns its outputs (a list) or, for an op without outputs in
     graph mode, the Operation."""
-    g = _tls.graph_stack[-1] if _tls.graph_stack else (
+    g = None if _tls.eager else _tls.graph_stack[-1] if _tls.graph_stack else (
         None if _eager_enabled[0] or _tls.tracing else get_default_graph())
     if g is None:
         # Tensors of a Graph used outside as_default(): the op goes to their graph.
@@ -1286,13 +1342,24 @@ def _scope_graph():
 
 
 class name_scope:  # noqa: N801 - TensorFlow's name
-    """A name scope for the ops made inside (eagerly it only gives the scope's name)."""
+    """A name scope for the ops made inside (eagerly it only gives the scope's name). With
+    values (TensorFlow 1's op_scope), their graph is the default graph inside."""
 
     def __init__(self, name, default_name=None, values=None):
+        if name is None and default_name is None and values is not None:
+            raise ValueError("At least one of name (None) and default_name (None) must be provided.")
         self._name = name if name is not None else default_name
         self._ctx = None
+        self._graph_ctx = None
+        self._values = values
 
     def __enter__(self):
+        if self._values:
+            for v in self._values:
+                if isinstance(v, Tensor) and v._value is None:
+                    self._graph_ctx = v.graph.as_default()
+                    self._graph_ctx.__enter__()
+                    break
         g = _scope_graph()
         if g is None:
             if self._name is None:
@@ -1304,6 +1371,8 @@ class name_scope:  # noqa: N801 - TensorFlow's name
     def __exit__(self, *exc):
         if self._ctx is not None:
             self._ctx.__exit__(*exc)
+        if self._graph_ctx is not None:
+            self._graph_ctx.__exit__(*exc)
         return False
 
 

@@ -19,6 +19,7 @@ from graft import errors
 from graft import framework as _fw
 from graft import graft_swig as _c
 from graft import nest
+from graft import types as _types
 from graft.framework import EagerTensor, Tensor, convert_to_tensor, _eager_enabled
 from graft.tensor_shape import TensorShape, as_shape
 
@@ -191,7 +192,9 @@ class _TraceBody(_c.TraceBody):
                         raise TypeError(f"graft.function returned a tensor of a Graph ({leaf.name})")
                     outputs.append(leaf._value)
                     kinds.append(("T", None))
-                elif isinstance(leaf, np.ndarray):
+                elif isinstance(leaf, (np.ndarray, np.generic, int, float, complex)) and \
+                        not isinstance(leaf, bool) or isinstance(leaf, bool):
+                    # Python numbers and arrays come back as tensors (constants of the trace).
                     outputs.append(convert_to_tensor(leaf)._value)
                     kinds.append(("T", None))
                 else:
@@ -212,7 +215,7 @@ def _raise_pending(exc):
     raise exc
 
 
-class ConcreteFunction:
+class ConcreteFunction(_types.ConcreteFunction):
     """One traced graph of a graft.function: its graph, inputs, outputs and captures."""
 
     def __init__(self, c_concrete, function, call_info, out_structure):
@@ -296,6 +299,11 @@ class ConcreteFunction:
         return []
 
     @property
+    def inference_fn(self):
+        """The function run for a call (in Graft the concrete function itself)."""
+        return self
+
+    @property
     def function_def(self):
         return self._c.function_def()
 
@@ -310,6 +318,8 @@ class ConcreteFunction:
         tensors = [x for x in flat if _leaf_kind(x) is not None]
         if len(tensors) != len(self._call.tensors):
             raise TypeError(f"{self.name} takes {len(self._call.tensors)} tensor arguments, got {len(tensors)}")
+        if _fw._graph_mode_graph() is not None and not _fw._context.is_tracing():
+            return self._function._call_concrete_in_graph(self, tensors)
         values = [_value_of(t if not isinstance(t, (int, float)) else convert_to_tensor(t)) for t in tensors]
         try:
             out = self._c.call(_fw._context, values)
@@ -361,7 +371,7 @@ def _wrap_outputs(out_structure, values):
     return _pack_outputs(treedef, kinds, tensors)
 
 
-class Function:
+class Function(_types.GenericFunction):
     """A polymorphic traced function (graft.function): one concrete function per call signature."""
 
     def __init__(self, python_function, name=None, input_signature=None, autograph=True, reduce_retracing=False,
@@ -370,6 +380,9 @@ class Function:
         self._name = name or getattr(python_function, "__name__", "function")
         self._autograph = autograph
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
+        if jit_compile:
+            raise ValueError("jit_compile=True needs XLA, which Graft does not have")
+        self._follow_type_hints = bool(unused.get("experimental_follow_type_hints"))
         self._lock = threading.RLock()
         self._by_key = {}  # structure key -> (C function, _TraceBody, _Call)
         self._concrete = {}  # C concrete function id -> ConcreteFunction
@@ -407,7 +420,7 @@ class Function:
 
     def _canonicalize(self, args, kwargs):
         """Positional arguments with defaults filled in (keyword-only ones stay keywords)."""
-        if not kwargs and self._simple_arity == len(args):
+        if not kwargs and self._simple_arity == len(args) and not self._follow_type_hints:
             return args, {}
         if self._signature is None:
             return args, kwargs
@@ -416,6 +429,12 @@ class Function:
         except TypeError as e:
             raise TypeError(f"{self._name}(): {e}") from None
         bound.apply_defaults()
+        if self._follow_type_hints:
+            # Arguments annotated graft.Tensor become tensors (Python values then share a trace).
+            for name, param in self._signature.parameters.items():
+                if param.annotation is Tensor and name in bound.arguments and \
+                        not isinstance(bound.arguments[name], Tensor):
+                    bound.arguments[name] = convert_to_tensor(bound.arguments[name])
         return tuple(bound.args), dict(bound.kwargs)
 
     def _entry(self, call):
@@ -538,6 +557,10 @@ class Function:
         graph_tensors = call.tensors
         call.tensors = specs
         concrete = self._concrete_for(call)
+        return self._call_concrete_in_graph(concrete, graph_tensors)
+
+    def _call_concrete_in_graph(self, concrete, graph_tensors):
+        g = _fw._graph_mode_graph()
         concrete._c.add_to_graph(g._c)
         captured = concrete.captured_inputs
         inputs = [_fw.convert_to_tensor(t) for t in graph_tensors] + \
@@ -600,12 +623,12 @@ class _BoundFunction:
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
-             experimental_relax_shapes=None, name=None, **kwargs):
+             experimental_relax_shapes=None, name=None, experimental_follow_type_hints=None, **kwargs):
     """graft.function: as a decorator (with or without arguments) or called on a function."""
     def decorate(f):
         return Function(f, name=name, input_signature=input_signature, autograph=autograph,
                         reduce_retracing=reduce_retracing, experimental_relax_shapes=experimental_relax_shapes,
-                        jit_compile=jit_compile)
+                        jit_compile=jit_compile, experimental_follow_type_hints=experimental_follow_type_hints)
     if func is not None:
         return decorate(func)
     return decorate

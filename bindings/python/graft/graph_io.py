@@ -119,7 +119,7 @@ class GraphDef:
 
 
 def node_def_of(op):
-    data = op.graph._c.export_graph_def(False)
+    data = op.graph._c.export_graph_def(False, -1)
     for n in GraphDef(data).node:
         if n.name == op.name:
             return n
@@ -127,7 +127,7 @@ def node_def_of(op):
 
 
 def graph_def_versions(graph):
-    return GraphDef(graph._c.export_graph_def(False)).versions
+    return GraphDef(graph._c.export_graph_def(False, -1)).versions
 
 
 def import_graph_def(graph_def, input_map=None, return_elements=None, name=None, op_dict=None,
@@ -149,6 +149,11 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
         raise TypeError("return_elements must be a list of strings.")
     graph = _fw.get_default_graph()
     prefix = "import" if name is None else name
+    if input_map:
+        node_names = {n.name for n in GraphDef(data).node}
+        missing = [k for k in input_map if k.lstrip("^").split(":")[0] not in node_names]
+        if missing:
+            raise ValueError(f"Attempted to map inputs that were not found in graph_def: {sorted(missing)}")
     names, tensors = [], []
     for k, v in (input_map or {}).items():
         if not isinstance(v, _fw.Tensor) and not isinstance(v, _fw.Operation):
@@ -161,7 +166,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
         tensors.append(v._out())
     try:
         result = graph._c.import_graph_def(data, prefix, names, tensors, list(return_elements or []))
-    except errors.InvalidArgumentError as e:
+    except (errors.InvalidArgumentError, errors.NotFoundError, errors.AlreadyExistsError) as e:
         raise ValueError(str(e)) from None
     if return_elements is None:
         return None

@@ -25,7 +25,8 @@ class _HostFunction(_c.HostFunction):
     def call(self, inputs, outputs):
         try:
             args = [EagerTensor(_fw._context.from_tensor(inputs.get(i))) for i in range(inputs.size())]
-            result = self._func(*args)
+            with _fw.eager_scope():
+                result = self._func(*args)
             if self._single:
                 result = [result]
             elif result is None:

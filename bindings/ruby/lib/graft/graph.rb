@@ -1,0 +1,319 @@
+# frozen_string_literal: true
+
+# bindings/ruby/lib/graft/graph.rb: building graphs (Graph, Operation, Output) and running
+# them (Session).
+#
+#   g = Graft::Graph.new
+#   x = g.placeholder(:float32, shape: [nil, 2], name: "x")
+#   w = g.const([[1.0], [2.0]], name: "w")
+#   y = g.op(:MatMul, x, w, name: "y")
+#   Graft::Session.new(g).run(y, x => [[3.0, 4.0]]).to_a   # => [[11.0]]
+#
+# Attributes are keyword arguments of op, typed by their Ruby value: Integer, Float,
+# true/false, a dtype Symbol (:float32), String, Tensor, Shape (Graft.shape([2, nil])),
+# Graft.func("name"), or an Array of one of these for a list attr.
+
+module Graft
+  Graph = Graft_swig::Graph
+  Operation = Graft_swig::Operation
+  Output = Graft_swig::Output
+  Session = Graft_swig::Session
+  OpBuilder = Graft_swig::OpBuilder
+
+  # A function attr's value: the name of a function of the graph (or of the context).
+  Func = Struct.new(:name)
+
+  # A func attr naming the function name (a ConcreteFunction's name, say).
+  def self.func(name)
+    Func.new(name.respond_to?(:name) ? name.name : name.to_s)
+  end
+
+  # Sets the attrs of an OpBuilder or OpCall from Ruby values (see the file's comment).
+  module Attrs
+    module_function
+
+    def apply(builder, attrs)
+      attrs.each { |name, value| set(builder, name.to_s, value) }
+    end
+
+    def set(builder, name, value)
+      case value
+      when true, false then builder.set_attr_bool(name, value)
+      when Integer then builder.set_attr_int(name, value)
+      when Float then builder.set_attr_float(name, value)
+      when Symbol
+        if Graft.dtype?(value)
+          builder.set_attr_dtype(name, Graft.dtype_code(value))
+        else
+          builder.set_attr_string(name, value.to_s)
+        end
+      when String then builder.set_attr_string(name, value)
+      when Tensor then builder.set_attr_tensor(name, value)
+      when Shape then builder.set_attr_shape(name, value)
+      when Func then builder.set_attr_func(name, value.name)
+      when Array then set_list(builder, name, value)
+      else raise TypeError, "graft: attr #{name}: no attr type for #{value.inspect}"
+      end
+    end
+
+    def set_list(builder, name, list)
+      if list.all? { |v| v.is_a?(Integer) }
+        builder.set_attr_int_list(name, list)
+      elsif list.all? { |v| v == true || v == false }
+        builder.set_attr_bool_list(name, list)
+      elsif list.all? { |v| v.is_a?(Numeric) }
+        builder.set_attr_float_list(name, list.map(&:to_f))
+      elsif list.all? { |v| Graft.dtype?(v) }
+        builder.set_attr_dtype_list(name, list.map { |v| Graft.dtype_code(v) })
+      elsif list.all? { |v| v.is_a?(String) }
+        builder.set_attr_string_list(name, list)
+      elsif list.all? { |v| v.is_a?(Shape) }
+        builder.set_attr_shape_list(name, list)
+      else
+        raise TypeError, "graft: attr #{name}: no list attr type for #{list.inspect}"
+      end
+    end
+  end
+
+  class Graph
+    alias_method :native_operations, :operations
+    alias_method :current_name_scope, :name_scope
+
+    # Adds an op: inputs are Outputs (an Operation stands for its first output), Arrays of them
+    # for list inputs, or Ruby data made a Const of the first input's dtype. Returns the
+    # Operation.
+    def op(type, *inputs, name: nil, device: nil, control_inputs: nil, **attrs)
+      builder = OpBuilder.new(self, type.to_s, name.to_s)
+      hint = inputs.flatten.find { |i| i.is_a?(Output) || i.is_a?(Operation) }
+      hint = hint.is_a?(Operation) ? hint.output(0).dtype : hint&.dtype
+      inputs.each do |input|
+        if input.is_a?(Array) && input.all? { |i| i.is_a?(Output) || i.is_a?(Operation) }
+          builder.add_input_list(input.map { |i| Graph.output_of(i) })
+        else
+          builder.add_input(input.is_a?(Output) || input.is_a?(Operation) ? Graph.output_of(input) : const(input, dtype: Graft.input_dtype(input, hint)))
+        end
+      end
+      Array(control_inputs).each { |op| builder.add_control_input(op.is_a?(Output) ? op.op : op) }
+      builder.set_device(device) if device
+      Attrs.apply(builder, attrs)
+      builder.finish
+    end
+
+    # A Const op of value (see Graft.tensor); returns its Output.
+    def const(value, dtype: nil, name: nil)
+      t = Graft.tensor(value, dtype: dtype)
+      op(:Const, name: name || "Const", value: t, dtype: t.dtype).output(0)
+    end
+
+    # A Placeholder of dtype and (partial) shape; returns its Output.
+    def placeholder(dtype, shape: nil, name: nil)
+      attrs = { dtype: Graft.dtype(dtype) }
+      attrs[:shape] = Graft.shape(shape) unless shape.nil?
+      op(:Placeholder, name: name || "Placeholder", **attrs).output(0)
+    end
+
+    # The op named name, or the tensor "op:index".
+    def [](name)
+      name.to_s.include?(":") ? tensor_by_name(name.to_s) : op_by_name(name.to_s)
+    end
+
+    def operations
+      native_operations.to_a
+    end
+
+    def each_op(&block)
+      return enum_for(:each_op) unless block
+
+      operations.each(&block)
+    end
+
+    # Runs the block with ops created under the name scope name; yields the scope ("name/").
+    # Without a name: the current scope.
+    def name_scope(name = nil)
+      return current_name_scope if name.nil?
+
+      scope = push_name_scope(name.to_s)
+      begin
+        yield scope
+      ensure
+        pop_name_scope
+      end
+    end
+
+    # Runs the block with ops created depending on ops (Operations or Outputs).
+    def control_dependencies(*ops)
+      push_control_dependencies(ops.flatten.map { |o| o.is_a?(Output) ? o.op : o })
+      begin
+        yield
+      ensure
+        pop_control_dependencies
+      end
+    end
+
+    # Runs the block with ops created on device.
+    def device(name)
+      push_device(name.to_s)
+      begin
+        yield
+      ensure
+        pop_device
+      end
+    end
+
+    # The serialized GraphDef (a binary String).
+    def graph_def(add_shapes: false)
+      export_graph_def(add_shapes)
+    end
+
+    def ==(other)
+      other.is_a?(Graph) && same_as(other)
+    end
+    alias eql? ==
+
+    def hash
+      id.hash
+    end
+
+    def inspect
+      "#<Graft::Graph #{num_ops} ops>"
+    end
+
+    # The Output an input or fetch stands for.
+    def self.output_of(obj)
+      case obj
+      when Output then obj
+      when Operation then obj.output(0)
+      else raise TypeError, "graft: expected an Output or Operation, not #{obj.inspect}"
+      end
+    end
+  end
+
+  class Operation
+    # The op's output i.
+    def [](index)
+      output(index)
+    end
+
+    def outputs
+      Array.new(num_outputs) { |i| output(i) }
+    end
+
+    def inputs
+      Array.new(num_inputs) { |i| input(i) }
+    end
+
+    def stateful?
+      is_stateful
+    end
+
+    # The attr name's value, typed by the attr's type (dtypes as Symbols, shapes as Arrays).
+    def attr(name)
+      name = name.to_s
+      case attr_type(name)
+      when Graft_swig::GRAFT_ATTR_STRING then attr_string(name)
+      when Graft_swig::GRAFT_ATTR_INT then attr_int(name)
+      when Graft_swig::GRAFT_ATTR_FLOAT then attr_float(name)
+      when Graft_swig::GRAFT_ATTR_BOOL then attr_bool(name)
+      when Graft_swig::GRAFT_ATTR_TYPE then Graft.dtype(attr_dtype(name))
+      when Graft_swig::GRAFT_ATTR_SHAPE then attr_shape(name).to_a
+      when Graft_swig::GRAFT_ATTR_TENSOR then attr_tensor(name)
+      when Graft_swig::GRAFT_ATTR_FUNC then attr_func(name)
+      when Graft_swig::GRAFT_ATTR_INT_LIST then attr_int_list(name).to_a
+      when Graft_swig::GRAFT_ATTR_FLOAT_LIST then attr_float_list(name).to_a
+      when Graft_swig::GRAFT_ATTR_BOOL_LIST then attr_bool_list(name).to_a
+      when Graft_swig::GRAFT_ATTR_TYPE_LIST then attr_dtype_list(name).map { |d| Graft.dtype(d) }
+      when Graft_swig::GRAFT_ATTR_STRING_LIST then attr_string_list(name).to_a
+      when Graft_swig::GRAFT_ATTR_SHAPE_LIST then attr_shape_list(name).map(&:to_a)
+      else raise UnimplementedError, "graft: op '#{self.name}': attr '#{name}' has a type Ruby cannot read"
+      end
+    end
+
+    def ==(other)
+      other.is_a?(Operation) && same_as(other)
+    end
+    alias eql? ==
+
+    def hash
+      id.hash
+    end
+
+    def inspect
+      "#<Graft::Operation #{name} (#{type})>"
+    end
+  end
+
+  class Output
+    alias_method :dtype_code, :dtype
+    alias_method :native_shape, :shape
+
+    def dtype
+      Graft.dtype(dtype_code)
+    end
+
+    # The static shape: dims with nil for unknown ones; nil for an unknown rank.
+    def shape
+      native_shape.to_a
+    end
+
+    def shape=(dims)
+      set_shape(Graft.shape(dims))
+    end
+
+    def ==(other)
+      other.is_a?(Output) && same_as(other)
+    end
+    alias eql? ==
+
+    def hash
+      id.hash
+    end
+
+    def to_s
+      name
+    end
+
+    def inspect
+      "#<Graft::Output #{name} #{dtype} #{shape.inspect}>"
+    end
+  end
+
+  class Session
+    alias_method :native_initialize, :initialize
+    alias_method :native_run, :run
+    private :native_initialize
+
+    # A session running graph; threads 0 uses one per core. A graph whose host functions are
+    # Ruby blocks needs threads: 1 if it has many ops: Ruby cannot run on Graft's workers.
+    def initialize(graph, threads: 0, track_memory: false)
+      native_initialize(graph, threads, track_memory)
+    end
+
+    # Runs the graph: fetches is an Output (or Operation) or an Array of them; feeds maps
+    # Outputs (or tensor names) to Tensors or Ruby data of their dtype; targets are Operations
+    # run for their effects. Returns a Tensor, or an Array of them for an Array of fetches.
+    def run(fetches, feeds = nil, **options)
+      targets = options.delete(:targets) || []
+      unknown = options.keys.grep(Symbol)
+      raise ArgumentError, "graft: unknown keyword: #{unknown.first.inspect}" unless unknown.empty?
+
+      feeds = (feeds || {}).merge(options) # a brace-less feed Hash arrives as keywords
+      graph = self.graph
+      list = fetches.is_a?(Array) ? fetches : [fetches]
+      outputs = list.map { |f| Graph.output_of(f.is_a?(String) ? graph[f] : f) }
+      feed_outputs = []
+      feed_values = []
+      feeds.each do |key, value|
+        out = Graph.output_of(key.is_a?(String) ? graph[key] : key)
+        feed_outputs << out
+        feed_values << Graft.tensor(value, dtype: value.is_a?(Tensor) ? nil : out.dtype)
+      end
+      ops = Array(targets).map { |t| t.is_a?(Output) ? t.op : t }
+      result = Graft.invoke { native_run(outputs, feed_outputs, feed_values, ops) }.to_a
+      fetches.is_a?(Array) ? result : result.first
+    end
+
+    def inspect
+      "#<Graft::Session #{graph.inspect}>"
+    end
+  end
+end

@@ -1,0 +1,152 @@
+# frozen_string_literal: true
+
+# bindings/ruby/test/test_function.rb: traced functions (retracing and the trace cache),
+# eager ops, control flow, and blocks that fail.
+
+require_relative "test_helper"
+
+class TestFunction < Minitest::Test
+  def setup
+    @ctx = Graft::Context.new
+  end
+
+  def test_two_shapes_trace_twice_then_hit_the_cache
+    traced_shapes = []
+    f = Graft.function("double") do |ctx, x|
+      traced_shapes << x.shape
+      assert x.symbolic?
+      assert ctx.tracing?
+      ctx.op(:AddV2, x, x)
+    end
+    assert_equal [2.0, 4.0], f.call([1.0, 2.0], context: @ctx).to_a
+    assert_equal 1, f.tracing_count
+    assert_equal [[2.0, 4.0, 6.0]], f.call([[1.0, 2.0, 3.0]], context: @ctx).to_a
+    assert_equal 2, f.tracing_count
+    assert_equal [[10.0, 12.0, 14.0]], f.call([[5.0, 6.0, 7.0]], context: @ctx).to_a
+    assert_equal [-2.0, 0.0], f.call([-1.0, 0.0], context: @ctx).to_a
+    assert_equal 2, f.tracing_count # cache hits: no new trace
+    assert_equal [[2], [1, 3]], traced_shapes
+  end
+
+  def test_host_arguments_key_the_cache
+    f = Graft.function("scale", context: @ctx) { |ctx, x, k| ctx.op(:Mul, x, k.to_f) }
+    assert_equal [3.0, 6.0], f.call([1.0, 2.0], 3).to_a
+    assert_equal [3.0, 3.0], f.call([1.0, 1.0], 3).to_a
+    assert_equal 1, f.tracing_count
+    assert_equal [5.0, 5.0], f.call([1.0, 1.0], 5).to_a
+    assert_equal 2, f.tracing_count
+  end
+
+  def test_input_signature_traces_once
+    f = Graft.function("sig", input_signature: [[:float32, [nil]]], context: @ctx) { |ctx, x| ctx.op(:Neg, x) }
+    assert_equal [-1.0], f.call([1.0]).to_a
+    assert_equal [-1.0, -2.0, -3.0], f.call([1.0, 2.0, 3.0]).to_a
+    assert_equal 1, f.tracing_count
+    assert_raises(Graft::Error) { f.call([1, 2]) } # int32 does not match the signature
+  end
+
+  def test_several_outputs_and_concrete_functions
+    f = Graft.function("split", context: @ctx) { |ctx, x| [ctx.op(:Neg, x), ctx.op(:Square, x)] }
+    neg, sq = f.call([2.0, 3.0])
+    assert_equal [-2.0, -3.0], neg.to_a
+    assert_equal [4.0, 9.0], sq.to_a
+    cf = f.concrete_for([:float32, [2]])
+    assert_equal 2, cf.outputs.size
+    assert_equal [:float32], cf.inputs.map(&:dtype)
+    assert_operator cf.graph.num_ops, :>=, 3
+    assert_equal [-1.0, -1.0], cf.call([1.0, 1.0])[0].to_a
+    refute_empty cf.function_def
+  end
+
+  def test_functions_call_functions
+    inner = Graft.function("inner") { |ctx, x| ctx.op(:Mul, x, 2.0) }
+    outer = Graft.function("outer") { |ctx, x| ctx.op(:AddV2, inner.call(x), 1.0) }
+    assert_equal [3.0, 5.0], outer.call([1.0, 2.0], context: @ctx).to_a
+    assert_equal 1, outer.tracing_count
+    assert_equal 1, inner.tracing_count
+  end
+
+  def test_eager_ops
+    x = @ctx.constant([[1.0, 2.0], [3.0, 4.0]])
+    refute x.symbolic?
+    assert_equal [[7.0, 10.0], [15.0, 22.0]], @ctx.op(:MatMul, x, x).to_a
+    assert_equal [[2.0, 4.0], [6.0, 8.0]], @ctx.op(:Mul, x, 2.0).to_a
+    assert_equal [4.0, 6.0], @ctx.op(:Sum, x, 0).to_a
+    pieces = @ctx.op(:Unpack, x, num: 2, axis: 0)
+    assert_equal [[1.0, 2.0], [3.0, 4.0]], pieces.map(&:to_a)
+    assert_raises(Graft::Error) { @ctx.op(:MatMul, x, @ctx.constant([1.0])) }
+  end
+
+  def test_cond_and_while_loop
+    pick = lambda do |flag|
+      @ctx.cond(flag, [1.0, 2.0], true_fn: ->(c, v) { c.op(:Neg, v) }, false_fn: ->(_c, v) { v })
+    end
+    assert_equal [-1.0, -2.0], pick.call(true).to_a
+    assert_equal [1.0, 2.0], pick.call(false).to_a
+    assert_equal 12, @ctx.while_loop(0, cond: ->(c, i) { c.op(:Less, i, 10) }, body: ->(c, i) { c.op(:AddV2, i, 3) }).value
+    traced = Graft.function("branchy", context: @ctx) do |ctx, x|
+      total = ctx.op(:Sum, x, 0)
+      ctx.cond(ctx.op(:Greater, total, 0.0), x, true_fn: ->(c, v) { c.op(:Neg, v) }, false_fn: ->(_c, v) { v })
+    end
+    assert_equal [-1.0, -2.0], traced.call([1.0, 2.0]).to_a
+    assert_equal [-1.0, -2.0], traced.call([-1.0, -2.0]).to_a
+    assert_equal 1, traced.tracing_count
+  end
+
+  def test_a_raising_block_fails_the_call_with_its_message
+    f = Graft.function("bad", context: @ctx) { |_ctx, _x| raise ArgumentError, "no good trace" }
+    error = assert_raises(Graft::Error) { f.call([1.0]) }
+    assert_match(/no good trace/, error.message)
+    assert_equal "GRAFT_EINVAL", error.code_name
+    assert_kind_of ArgumentError, error.cause
+    assert_equal "no good trace", error.cause.message
+    # the function stays usable
+    assert_raises(Graft::Error) { f.call([1.0]) }
+  end
+
+  def test_an_op_failing_inside_the_block_keeps_its_code
+    f = Graft.function("shapes", context: @ctx) { |ctx, x| ctx.op(:MatMul, x, x) }
+    error = assert_raises(Graft::Error) { f.call([1.0, 2.0]) } # rank 1: MatMul needs rank 2
+    assert_kind_of Graft::Error, error.cause
+    assert_equal [[1.0]], f.call([[1.0]]).to_a
+  end
+
+  def test_non_local_exits_from_a_block_do_not_unwind_through_graft
+    thrower = Graft.function("thrower", context: @ctx) { |_ctx, _x| throw :out, 1 }
+    result = catch(:out) do
+      error = assert_raises(Graft::Error) { thrower.call([1.0]) }
+      assert_match(/break, return or throw/, error.message)
+      :no_throw
+    end
+    assert_equal :no_throw, result
+    breaker = Graft.function("breaker", context: @ctx) { |_ctx, _x| break 5 }
+    assert_raises(Graft::Error) { breaker.call([1.0]) }
+  end
+
+  def test_interrupts_propagate_unchanged
+    f = Graft.function("interrupted", context: @ctx) { |_ctx, _x| raise Interrupt }
+    assert_raises(Interrupt) { f.call([1.0]) }
+  end
+
+  def test_ruby_threads_calling_functions_whose_blocks_yield_the_gvl
+    f = Graft.function("sleepy", context: @ctx) do |ctx, x|
+      sleep 0.02 # lets the other threads run while this thread is inside a trace
+      ctx.op(:Neg, x)
+    end
+    threads = Array.new(4) do |i|
+      Thread.new { Array.new(6) { |k| f.call([i.to_f] * (1 + (k % 2))).to_a } }
+    end
+    results = threads.map(&:value)
+    results.each_with_index do |r, i|
+      assert_equal Array.new(6) { |k| [-i.to_f] * (1 + (k % 2)) }, r
+    end
+    assert_equal 2, f.tracing_count
+  end
+
+  def test_nil_and_data_results
+    none = Graft.function("none", context: @ctx) { |_ctx, _x| nil }
+    assert_nil none.call([1.0])
+    data = Graft.function("data", context: @ctx) { |_ctx, _x| [[1, 2]] }
+    assert_equal [[1, 2]], data.call([1.0]).to_a
+  end
+end

@@ -1,0 +1,12 @@
+# frozen_string_literal: true
+
+# bindings/ruby/test/test_graft.rb: the Ruby binding's minitest suite (ctest ruby.minitest):
+#   ruby -Ilib -I<extension dir> test/test_graft.rb
+
+require_relative "test_helper"
+require_relative "test_errors"
+require_relative "test_tensor"
+require_relative "test_graph"
+require_relative "test_function"
+require_relative "test_host_function"
+require_relative "test_gc"
