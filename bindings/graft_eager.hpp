@@ -119,7 +119,8 @@ class Arg {
 class ArgList {
  public:
   int size() const { return static_cast<int>(args_.size()); }
-  const Arg &get(int i) const {
+  /* A copy of argument i (a reference would point into this list). */
+  Arg get(int i) const {
     if (i < 0 || i >= size()) throw Error(GRAFT_ERANGE, "graft: argument index out of range");
     return args_[i];
   }
@@ -233,6 +234,13 @@ class Context {
   bool is_tracing() const { return graft_context_is_tracing(c()) != 0; }
   /* Forgets cached eager kernels (random ops start afresh after a new seed). */
   void clear_caches() { graft_context_clear_caches(c()); }
+  /* The graph of the function being traced on this thread (borrowed for the trace). */
+  Graph trace_graph() {
+    auto ref = std::make_shared<GraphRef>();
+    detail::check(graft_context_trace_graph(&ref->graph, c()));
+    ref->keep_alive = c_;
+    return Graph(ref);
+  }
 
   Value from_tensor(const Tensor &t) {
     graft_value *v = nullptr;

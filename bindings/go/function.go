@@ -76,11 +76,12 @@ func (a *traceAdapter) Trace(ctx raw.Context, args raw.ArgList, outputs raw.Valu
 	defer c.Close()
 	in := make([]Arg, args.Size())
 	for i := range in {
-		ra := args.Get(i)
+		ra := args.Get(i) // a copy, ours to delete
 		in[i] = Arg{Kind: ArgKind(ra.GetKind()), Int: ra.GetI(), Float: ra.GetF(), String: ra.GetS(), Bool: ra.GetB()}
 		if in[i].Kind == ArgValue {
 			in[i].Value = newValue(ra.Value())
 		}
+		raw.DeleteArg(ra)
 	}
 	out, err := a.fn(c, in)
 	if err != nil {

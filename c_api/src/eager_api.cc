@@ -80,6 +80,25 @@ GRAFT_API graft_bool graft_context_is_tracing(const graft_context* ctx) {
   return ctx != nullptr && ctx->ctx.current_trace() != nullptr;
 }
 
+GRAFT_API int graft_context_trace_graph(graft_graph** out, graft_context* ctx) {
+  return Guard("graft_context_trace_graph", [&]() -> Status {
+    GRAFT_CHECK_ARG(out);
+    GRAFT_CHECK_ARG(ctx);
+    graft::eager::Trace* trace = ctx->ctx.current_trace();
+    if (trace == nullptr) return graft::errors::FailedPrecondition("no function of the context is being traced on this thread");
+    graft::Graph& g = trace->graph();
+    std::lock_guard<std::mutex> lock(ctx->trace_graphs_mu);
+    std::unique_ptr<graft_graph>& handle = ctx->trace_graphs[&g];
+    if (handle == nullptr) {
+      handle = std::make_unique<graft_graph>(&g);
+    } else {
+      g.set_handle(handle.get());
+    }
+    *out = handle.get();
+    return Status::Ok();
+  });
+}
+
 GRAFT_API void graft_context_clear_caches(graft_context* ctx) {
   if (ctx != nullptr) ctx->ctx.ClearKernelCache();
 }

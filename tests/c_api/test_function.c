@@ -944,6 +944,64 @@ static void test_errors(void **state) {
 
 /* graft_context_clear_caches: a seeded random op continues its sequence while its kernel is
  * cached, and starts it again after the cache is cleared (tf.random.set_seed). */
+/* ---- the trace's graph, built on with the graph API ------------------------------------ */
+
+static int scoped_square(graft_context *ctx, const graft_arg *args, int nargs, graft_value_list *outputs, void *ud) {
+  (void)nargs;
+  graft_graph *g = NULL, *again = NULL;
+  GT_OK(graft_context_trace_graph(&g, ctx));
+  GT_OK(graft_context_trace_graph(&again, ctx));
+  assert_ptr_equal(g, again); /* one handle per trace */
+  /* The argument's Placeholder is already there. */
+  graft_output in;
+  GT_OK(graft_value_output(&in, args[0].value));
+  assert_string_equal(graft_op_type(in.op), "Placeholder");
+  graft_op *found = NULL;
+  GT_OK(graft_graph_op_by_name(&found, g, graft_op_name(in.op)));
+  assert_ptr_equal(found, in.op);
+  /* A name scope pushed on the trace's graph names the ops the trace records. */
+  GT_OK(graft_graph_push_name_scope(NULL, g, "inner"));
+  graft_value *sq = op2(ctx, "Square", args[0].value, NULL);
+  GT_OK(graft_graph_pop_name_scope(g));
+  graft_output o;
+  GT_OK(graft_value_output(&o, sq));
+  assert_int_equal(strncmp(graft_op_name(o.op), "inner/", 6), 0);
+  *(int64_t *)ud = graft_graph_num_ops(g);
+  int rc = graft_value_list_append(outputs, sq);
+  graft_value_free(sq);
+  return rc;
+}
+
+static void test_trace_graph(void **state) {
+  graft_context *ctx = *state;
+  graft_graph *g = NULL;
+  /* Not tracing: a precondition error, and nothing written. */
+  assert_int_equal(graft_context_trace_graph(&g, ctx), GRAFT_EPRECONDITION);
+  assert_null(g);
+  assert_non_null(strstr(graft_error_last(), "graft_context_trace_graph"));
+  assert_int_equal(graft_context_trace_graph(NULL, ctx), GRAFT_EINVAL);
+  assert_int_equal(graft_context_trace_graph(&g, NULL), GRAFT_EINVAL);
+
+  int64_t ops_seen = 0;
+  graft_function *f = NULL;
+  GT_OK(graft_function_new(&f, "scoped_square", scoped_square, &ops_seen, NULL));
+  graft_value *x = f32(ctx, 3);
+  graft_arg a = val(x);
+  graft_value *y = call1(f, ctx, &a, 1);
+  const float nine = 9;
+  expect_floats(y, &nine, 1);
+  assert_true(ops_seen >= 2); /* the Placeholder and the Square, at least */
+  /* The concrete function's graph holds the scoped op. */
+  graft_concrete_function *cf = NULL;
+  GT_OK(graft_function_get_concrete(&cf, f, ctx, &a, 1));
+  graft_op *sq = NULL;
+  GT_OK(graft_graph_op_by_name(&sq, graft_concrete_function_graph(cf), "inner/Square"));
+  assert_string_equal(graft_op_type(sq), "Square");
+  graft_value_free(y);
+  graft_value_free(x);
+  graft_function_free(f);
+}
+
 static graft_value *seeded_uniform(graft_context *ctx) {
   graft_op_call *c = NULL;
   GT_OK(graft_op_call_new(&c, ctx, "RandomUniform"));
@@ -966,15 +1024,17 @@ static void test_clear_caches_restarts_random_sequences(void **state) {
   graft_context *ctx = *state;
   int64_t n = 0;
   graft_value *a = seeded_uniform(ctx), *b = seeded_uniform(ctx);
-  float first[4], second[4];
-  memcpy(first, floats_of(a, &n), sizeof first);
-  memcpy(second, floats_of(b, &n), sizeof second);
+  float *first = floats_of(a, &n), *second = floats_of(b, &n);
   assert_int_equal(n, 4);
-  assert_memory_not_equal(first, second, sizeof first);  /* the sequence went on */
+  assert_memory_not_equal(first, second, 4 * sizeof(float));  /* the sequence went on */
   graft_context_clear_caches(ctx);
   graft_context_clear_caches(NULL);  /* harmless */
   graft_value *c = seeded_uniform(ctx);
-  assert_memory_equal(first, floats_of(c, &n), sizeof first);  /* and started again */
+  float *third = floats_of(c, &n);
+  assert_memory_equal(first, third, 4 * sizeof(float));  /* and started again */
+  free(first);
+  free(second);
+  free(third);
   graft_value_free(a);
   graft_value_free(b);
   graft_value_free(c);
@@ -995,6 +1055,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_tensor_array_loop, setup, teardown),
       cmocka_unit_test_setup_teardown(test_host_function_op, setup, teardown),
       cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_trace_graph, setup, teardown),
       cmocka_unit_test_setup_teardown(test_clear_caches_restarts_random_sequences, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

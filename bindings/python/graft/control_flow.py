@@ -247,12 +247,6 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         r = convert_to_tensor(result)
         return [r]
 
-    def cond_fn(*args):
-        return cond(*args)
-
-    def cond_with_counter(*args):
-        return cond(*args)
-
     def body_result(b, result):
         if single:
             result = (result,)
@@ -276,7 +270,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         cond_body = _Body(cond_values, lambda vals: vals, cond_result)
         loop_body = _Body(body_values, lambda vals: vals, lambda b, r: r)
     else:
-        cond_body = _Body(cond_fn, to_args, cond_result)
+        cond_body = _Body(cond, to_args, cond_result)
         loop_body = _Body(body, to_args, body_result)
     try:
         out = _fw._context.while_loop(cond_body, loop_body, [t._value for t in tensors])

@@ -127,36 +127,26 @@ def reset_default_graph():
 _graph_wrappers = weakref.WeakValueDictionary()  # C graph id -> Graph (one wrapper per graph)
 
 
+_graph_wrappers_lock = threading.Lock()
+
+
 def _wrap_graph(c_graph):
     key = c_graph.id()
-    g = _graph_wrappers.get(key)
-    if g is None:
-        g = Graph.__new__(Graph)
-        g._init(c_graph)
-        _graph_wrappers[key] = g
+    if key == 0:
+        # An op of a trace still running: its graph is the trace's (no handle of its own yet).
+        return _current_trace_graph()
+    with _graph_wrappers_lock:
+        g = _graph_wrappers.get(key)
+        if g is None:
+            g = Graph.__new__(Graph)
+            g._init(c_graph)
+            _graph_wrappers[key] = g
     return g
 
 
-_trace_graph_tls = threading.local()
-
-
 def _current_trace_graph():
-    """The graph of the trace running on this thread (made known by graft.function)."""
-    stack = getattr(_trace_graph_tls, "stack", None)
-    if stack:
-        g = stack[-1]
-        if g is None:
-            # No symbolic argument told us the graph: an op of the trace does.
-            probe = _c.OpCall(_context, "NoOp")
-            probe.set_name("graph_probe")
-            const = _c.OpCall(_context, "Const")
-            const.set_attr_tensor("value", _c.Tensor.zeros(_c.GRAFT_INT32, []))
-            const.set_attr_dtype("dtype", _c.GRAFT_INT32)
-            value = const.execute()[0]
-            g = _wrap_graph(value.output().op().graph())
-            stack[-1] = g
-        return g
-    return None
+    """The graph of the function being traced on this thread."""
+    return _wrap_graph(_context.trace_graph())
 
 
 class _GraphDefault:
@@ -177,7 +167,8 @@ class Graph:
 
     def __init__(self):
         self._init(_c.Graph())
-        _graph_wrappers[self._c.id()] = self
+        with _graph_wrappers_lock:
+            _graph_wrappers[self._c.id()] = self
 
     def _init(self, c_graph):
         self._c = c_graph
@@ -1038,8 +1029,6 @@ def _c_tensor_from_numpy(arr, dtype=None):
     if arr.dtype.kind in "OSU":
         flat = [x if isinstance(x, bytes) else str(x).encode() for x in arr.reshape(-1)]
         return _c.tensor_from_bytes_list(list(arr.shape), flat)
-    if arr.dtype.kind == "U":
-        raise TypeError("unicode arrays")
     dt = _dtypes.as_dtype(arr.dtype)
     if not arr.flags.c_contiguous:
         arr = arr.copy(order="C")
@@ -1060,6 +1049,8 @@ def _host_value(value, dtype):
         from graft import ops
         return ops.stack([convert_to_tensor(v, dtype=dtype) for v in value])._value
     elems, dims = flat
+    if not elems and d == 0:
+        d = _c.GRAFT_FLOAT32  # an empty list is float32, as in TensorFlow
     try:
         if all(isinstance(e, bool) or isinstance(e, np.bool_) for e in elems) and elems:
             return _context.from_bools([bool(e) for e in elems], dims, d)

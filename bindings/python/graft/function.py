@@ -79,7 +79,7 @@ def _leaf_kind(x):
         return "T"
     if isinstance(x, variables.Variable):
         return "V"
-    if isinstance(x, np.ndarray):
+    if isinstance(x, (np.ndarray, np.generic)):
         return "T"
     return None
 
@@ -96,10 +96,25 @@ def _python_key(x):
     return f"obj:{id(x)}"
 
 
+class _VariableMeta:
+    """What a trace needs of a Variable argument: dtype, shape and name."""
+
+    def __init__(self, v):
+        self.dtype, self.shape, self._name, self.trainable = v.dtype, v.shape, v._name, v.trainable
+
+
 class _Call:
     """A call's flattened arguments: the structure key, tensor leaves, Python leaves."""
 
     __slots__ = ("key", "tensors", "kinds", "python", "treedef", "specs")
+
+    def metadata_only(self):
+        """A copy keeping what traces need, not the call's tensors (a cache entry outlives them)."""
+        c = _Call.__new__(_Call)
+        c.key, c.kinds, c.python, c.treedef, c.specs = self.key, self.kinds, self.python, self.treedef, self.specs
+        c.tensors = [_VariableMeta(t) if k == "V" else None
+                     for k, t in zip((k for k in self.kinds if k != "P"), self.tensors)]
+        return c
 
     def __init__(self, args):
         leaves, treedef = nest.flatten_with_treedef(args)
@@ -115,7 +130,10 @@ class _Call:
                 self.kinds.append("P")
                 self.python.append(leaf)
             else:
-                key_parts.append(kind if kind != "S" else "T")
+                if kind == "V":
+                    key_parts.append(f"V:{leaf.dtype.name}{leaf.shape}")  # by dtype and shape
+                else:
+                    key_parts.append(kind if kind != "S" else "T")
                 self.kinds.append(kind)
                 self.tensors.append(leaf)
         self.key = "|".join(key_parts)
@@ -125,7 +143,7 @@ def _value_of(leaf):
     from graft import variables
     if isinstance(leaf, variables.Variable):
         return leaf._handle_value()
-    if isinstance(leaf, np.ndarray):
+    if isinstance(leaf, (np.ndarray, np.generic)):
         return convert_to_tensor(leaf)._value
     if leaf._value is None:
         raise TypeError(f"A graft.function was called with a tensor of a Graph ({leaf.name}); call it with eager "
@@ -162,7 +180,6 @@ class _TraceBody(_c.TraceBody):
         try:
             tensors = [args.get(i).value() for i in range(args.size())]
             leaves, ti, pi = [], 0, 0
-            first_symbolic = None
             for kind in self._call.kinds:
                 if kind == "P":
                     leaves.append(self._call.python[pi])
@@ -171,17 +188,10 @@ class _TraceBody(_c.TraceBody):
                     v = tensors[ti]
                     ti += 1
                     t = Tensor(value=v)
-                    if first_symbolic is None:
-                        first_symbolic = t
                     leaves.append(variables._TracedVariable(t, self._call.tensors[ti - 1]) if kind == "V" else t)
             py_args, py_kwargs = nest.pack(self._call.treedef, leaves)
-            stack = _fw._trace_graph_tls.__dict__.setdefault("stack", [])
-            stack.append(first_symbolic.graph if first_symbolic is not None else None)
-            try:
-                with _fw.tracing_scope():
-                    result = function._python_function(*py_args, **py_kwargs)
-            finally:
-                stack.pop()
+            with _fw.tracing_scope():
+                result = function._python_function(*py_args, **py_kwargs)
             out_leaves, out_treedef = nest.flatten_with_treedef(result)
             kinds = []
             for leaf in out_leaves:
@@ -443,6 +453,7 @@ class Function(_types.GenericFunction):
             with self._lock:
                 entry = self._by_key.get(call.key)
                 if entry is None:
+                    call = call.metadata_only()
                     body = _TraceBody(self, call)
                     specs = []
                     has_sig = self._input_signature is not None

@@ -178,7 +178,7 @@ def reshape(tensor, shape, name=None):
     return _one("Reshape", [convert_to_tensor(tensor), _shape_arg(shape)], name=name)
 
 
-def transpose(a, perm=None, conjugate=False, name="transpose"):
+def transpose(a, perm=None, conjugate=False, name=None):
     a = convert_to_tensor(a)
     if perm is None:
         r = a.shape.rank
@@ -466,12 +466,26 @@ def leaky_relu(features, alpha=0.2, name=None):
     return _one("LeakyRelu", [convert_to_tensor(features)], {"alpha": float(alpha)}, name=name)
 
 
+def _last_axis_op(op_type, logits, axis, name):
+    """Softmax-like ops work on the last axis; another axis is swapped there and back."""
+    x = convert_to_tensor(logits)
+    r = x.shape.rank
+    if axis is None or axis == -1 or (r is not None and axis == r - 1):
+        return _one(op_type, [x], name=name)
+    if r is None:
+        raise ValueError(f"{op_type} over axis {axis} needs a tensor of known rank")
+    axis = axis % r
+    perm = list(builtins.range(r))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    return transpose(_one(op_type, [transpose(x, perm)]), perm, name=name)
+
+
 def softmax(logits, axis=None, name=None):
-    return _one("Softmax", [convert_to_tensor(logits)], name=name)
+    return _last_axis_op("Softmax", logits, axis, name)
 
 
 def log_softmax(logits, axis=None, name=None):
-    return _one("LogSoftmax", [convert_to_tensor(logits)], name=name)
+    return _last_axis_op("LogSoftmax", logits, axis, name)
 
 
 def bias_add(value, bias, data_format=None, name=None):

@@ -1,8 +1,7 @@
 """Gradient and shape function registries (RegisterGradient, NoGradient, RegisterShape).
 
-The functions are kept in Python, by op type; the C registry records that a gradient exists (or
-that an op has none), so other bindings and the gradient machinery of a later issue see it."""
-from graft import graft_swig as _c
+The functions are kept in Python, by op type, for the gradient machinery of a later issue; an
+op's gradient_override_map entry is its "_gradient_op_type" attr (get_gradient_function)."""
 
 _gradients = {}
 _shapes = {}

@@ -238,16 +238,29 @@ del _op
 
 
 class _TracedVariable(Variable):
-    """A Variable passed to a graft.function, seen inside its trace (by its symbolic handle)."""
+    """A Variable passed to a graft.function, seen inside its trace: its handle is an argument of
+    the traced graph, read and written with the resource variable ops."""
 
     def __init__(self, handle_tensor, original):  # noqa: super-init-not-called - a view of original
         self._graph = None
         self._handle = handle_tensor._value
+        self._handle_arg = handle_tensor
         self._dtype = original.dtype
         self._shape = original.shape
         self._name = original._name
         self._trainable = original.trainable
         self._initializer_op = None
+
+    def read_value(self):
+        t = _fw.apply_op("ReadVariableOp", [self._handle_arg], {"dtype": self._dtype})[0]
+        if self._shape.rank is not None:
+            t._out().set_shape(_fw._shape_to_c(self._shape))
+        return t
+
+    def _update(self, method, graph_op, value, read_value):
+        value = convert_to_tensor(value, dtype=self._dtype)
+        _fw.apply_op(graph_op, [self._handle_arg, value], {})
+        return self.read_value() if read_value else None
 
 
 def global_variables(scope=None):

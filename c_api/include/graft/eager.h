@@ -35,6 +35,12 @@ GRAFT_API void graft_context_free(graft_context *ctx);
 /* 1 while a function of ctx is being traced on this thread (ops are recorded, not run). */
 GRAFT_API graft_bool graft_context_is_tracing(const graft_context *ctx);
 /*
+ * The graph of the function being traced on this thread (borrowed: valid while the trace runs;
+ * its ops then belong to the concrete function). For building with the graph API inside a
+ * trace: name scopes, control dependencies, devices. GRAFT_EPRECONDITION when not tracing.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_context_trace_graph(graft_graph **out, graft_context *ctx);
+/*
  * Forgets the eager kernels ctx has cached, so that later op calls make new ones: stateful
  * kernels such as random ops start afresh (what resetting a global random seed needs).
  * Thread-safe; op calls made before keep working.
