@@ -5,6 +5,8 @@
 #include <mutex>
 #include <regex>
 
+#include "core/runtime/kernel.h"
+
 namespace graft {
 namespace {
 
@@ -339,6 +341,7 @@ Status Graph::AddNode(NodeSpec spec, Node** out) {
   } else {
     GRAFT_RETURN_IF_ERROR(ResolveNodeSignature(reg->def, name, groups, &attrs, &sig));
   }
+  if (spec.check_kernels) GRAFT_RETURN_IF_ERROR(KernelRegistry::Global().CheckSupported(spec.type, name, attrs));
   for (const Output& t : flat_inputs) {
     values.push_back(t.node ? KnownValue(t) : std::nullopt);
   }

@@ -109,6 +109,10 @@ struct NodeSpec {
   // Do not add the control dependencies of the graph's contexts (for imported nodes that
   // already depend on other imported nodes).
   bool skip_control_contexts = false;
+  // Refuse an op whose kernels (on any device) all refuse its dtypes, naming the op and the
+  // dtype: for ops built through the API, not for imported GraphDefs (TensorFlow imports
+  // them and fails when a run needs the op).
+  bool check_kernels = false;
 };
 
 // The GraphDef versions a graph carries (TensorFlow's VersionDef).

@@ -268,6 +268,7 @@ GRAFT_API int graft_op_desc_finish(graft_op** out, graft_op_desc* desc) {
     GRAFT_CHECK_ARG(out);
     GRAFT_CHECK_ARG(desc);
     Node* node = nullptr;
+    desc->spec.check_kernels = true;
     GRAFT_RETURN_IF_ERROR(desc->graph->graph.AddNode(std::move(desc->spec), &node));
     *out = ToC(node);
     return Status::Ok();

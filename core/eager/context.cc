@@ -102,6 +102,7 @@ Status Trace::Record(const OpCall& op, std::vector<Value>* outputs) {
     spec.inputs.push_back(std::move(in));
   }
   Node* n = nullptr;
+  spec.check_kernels = true;
   GRAFT_RETURN_IF_ERROR(AddNode(std::move(spec), &n));
   outputs->clear();
   for (int i = 0; i < n->num_outputs(); ++i) outputs->push_back(Value::Symbolic(Output{n, i}, this));

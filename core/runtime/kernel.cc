@@ -94,6 +94,75 @@ Status KernelRegistry::Find(const Node& node, const std::string& device_type, Ke
   return errors::NotFound("no ", device_type, " kernel for ", node.type(), " op '", node.name(), "'", dtype_text);
 }
 
+Status KernelRegistry::FindForDType(const std::string& op, const std::string& device_type,
+                                    const std::string& constraint_attr, DType dtype, KernelFactory* out) const {
+  std::shared_lock lock(mu_);
+  auto it = entries_.find({op, device_type});
+  if (it != entries_.end()) {
+    for (const Entry& e : it->second) {
+      if (e.constraint_attr == constraint_attr && std::find(e.dtypes.begin(), e.dtypes.end(), dtype) != e.dtypes.end()) {
+        *out = e.factory;
+        return Status::Ok();
+      }
+    }
+  }
+  return errors::NotFound("no ", device_type, " kernel for ", op, " with ", constraint_attr, "=", DTypeName(dtype));
+}
+
+std::vector<std::string> KernelRegistry::Ops(const std::string& device_type) const {
+  std::shared_lock lock(mu_);
+  std::vector<std::string> ops;
+  for (const auto& [key, list] : entries_) {
+    if (key.second == device_type) ops.push_back(key.first);
+  }
+  return ops;
+}
+
+std::vector<DType> KernelRegistry::DTypes(const std::string& op, const std::string& device_type,
+                                          const std::string& constraint_attr) const {
+  std::shared_lock lock(mu_);
+  std::vector<DType> out;
+  auto it = entries_.find({op, device_type});
+  if (it == entries_.end()) return out;
+  for (const Entry& e : it->second) {
+    if (e.constraint_attr == constraint_attr) out.insert(out.end(), e.dtypes.begin(), e.dtypes.end());
+  }
+  return out;
+}
+
+Status KernelRegistry::CheckSupported(const std::string& op, const std::string& node_name, const AttrMap& attrs) const {
+  std::shared_lock lock(mu_);
+  const Entry* refused = nullptr;
+  DType refused_dtype = DType::kInvalid;
+  for (auto it = entries_.lower_bound({op, std::string()}); it != entries_.end() && it->first.first == op; ++it) {
+    for (const Entry& e : it->second) {
+      if (e.constraint_attr.empty()) return Status::Ok();
+      auto a = attrs.find(e.constraint_attr);
+      const DType* d = a == attrs.end() ? nullptr : a->second.get<DType>();
+      if (d == nullptr) return Status::Ok();  // not a single type here: the kernel decides when it runs
+      if (std::find(e.dtypes.begin(), e.dtypes.end(), *d) != e.dtypes.end()) return Status::Ok();
+      refused = &e;
+      refused_dtype = *d;
+    }
+  }
+  if (refused == nullptr) return Status::Ok();
+  std::vector<DType> seen;
+  std::string admitted;
+  for (auto it = entries_.lower_bound({op, std::string()}); it != entries_.end() && it->first.first == op; ++it) {
+    for (const Entry& e : it->second) {
+      if (e.constraint_attr != refused->constraint_attr) continue;
+      for (DType d : e.dtypes) {
+        if (std::find(seen.begin(), seen.end(), d) != seen.end()) continue;
+        seen.push_back(d);
+        admitted += (admitted.empty() ? "" : ", ") + DTypeName(d);
+      }
+    }
+  }
+  return errors::InvalidArgument(op, " op '", node_name, "': no kernel supports ", refused->constraint_attr, "=",
+                                 DTypeName(refused_dtype), " (kernels take ", refused->constraint_attr, " in {",
+                                 admitted, "})");
+}
+
 bool KernelRegistry::HasKernel(const std::string& op, const std::string& device_type) const {
   std::shared_lock lock(mu_);
   return entries_.count({op, device_type}) != 0;

@@ -85,6 +85,17 @@ class KernelRegistry {
   // The factory for node on device_type; kNotFound naming op, device and dtype when none fits.
   Status Find(const Node& node, const std::string& device_type, KernelFactory* out) const;
   bool HasKernel(const std::string& op, const std::string& device_type) const;
+  // The factory registered for op on device_type whose constraint_attr admits dtype.
+  Status FindForDType(const std::string& op, const std::string& device_type, const std::string& constraint_attr,
+                      DType dtype, KernelFactory* out) const;
+  // The ops with a kernel on device_type, and the dtypes one constraint attr admits.
+  std::vector<std::string> Ops(const std::string& device_type) const;
+  std::vector<DType> DTypes(const std::string& op, const std::string& device_type,
+                            const std::string& constraint_attr) const;
+  // For graph construction: fails (naming the op, the attr and its dtype) when the op has
+  // kernels but none, on any device, admits the dtypes in attrs. An op without kernels (run
+  // by a later device or a plug-in, or only imported) passes.
+  Status CheckSupported(const std::string& op, const std::string& node_name, const AttrMap& attrs) const;
 
  private:
   struct Entry {

@@ -2,6 +2,7 @@
 // template over the element type and a functor.
 #include <cmath>
 #include <complex>
+#include <type_traits>
 
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
@@ -73,16 +74,31 @@ class UnaryKernel : public OpKernel {
   }
 };
 
-struct AddF { template <typename T> T operator()(T a, T b) const { return a + b; } };
-struct SubF { template <typename T> T operator()(T a, T b) const { return a - b; } };
-struct MulF { template <typename T> T operator()(T a, T b) const { return a * b; } };
+// Integer arithmetic wraps (two's complement), as TensorFlow's kernels do: computed in an
+// unsigned type at least as wide as unsigned int (narrower ones would promote to int, where
+// overflow is undefined).
+template <typename T, bool = std::is_integral_v<T> && !std::is_same_v<T, bool>>
+struct WrapType {
+  using type = T;
+};
+template <typename T>
+struct WrapType<T, true> {
+  using type = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+};
+template <typename T>
+using Wrap = typename WrapType<T>::type;
+struct AddF { template <typename T> T operator()(T a, T b) const { return T(Wrap<T>(a) + Wrap<T>(b)); } };
+struct SubF { template <typename T> T operator()(T a, T b) const { return T(Wrap<T>(a) - Wrap<T>(b)); } };
+struct MulF { template <typename T> T operator()(T a, T b) const { return T(Wrap<T>(a) * Wrap<T>(b)); } };
 struct DivF { template <typename T> T operator()(T a, T b) const { return a / b; } };
 struct MaxF { template <typename T> T operator()(T a, T b) const { return a > b || a != a ? a : b; } };
 struct MinF { template <typename T> T operator()(T a, T b) const { return a < b || a != a ? a : b; } };
-struct SqDiffF { template <typename T> T operator()(T a, T b) const { return (a - b) * (a - b); } };
-struct NegF { template <typename T> T operator()(T a) const { return -a; } };
-struct AbsF { template <typename T> T operator()(T a) const { return a < 0 ? -a : a; } };
-struct SquareF { template <typename T> T operator()(T a) const { return a * a; } };
+struct SqDiffF {
+  template <typename T> T operator()(T a, T b) const { const T d = SubF()(a, b); return MulF()(d, d); }
+};
+struct NegF { template <typename T> T operator()(T a) const { return SubF()(T(0), a); } };
+struct AbsF { template <typename T> T operator()(T a) const { return a < T(0) ? NegF()(a) : a; } };
+struct SquareF { template <typename T> T operator()(T a) const { return MulF()(a, a); } };
 struct SqrtF { template <typename T> T operator()(T a) const { return std::sqrt(a); } };
 struct RsqrtF { template <typename T> T operator()(T a) const { return T(1) / std::sqrt(a); } };
 struct ExpF { template <typename T> T operator()(T a) const { return std::exp(a); } };
@@ -104,25 +120,31 @@ void Unary(KernelRegistry& r, const char* op) {
 
 }  // namespace
 
+// Integer types beyond int32/int64 get the basic arithmetic; complex types the arithmetic
+// and the analytic functions TensorFlow defines for them.
+#define GRAFT_SIGNED_INTS int8_t, int16_t, int32_t, int64_t
+#define GRAFT_INTS GRAFT_SIGNED_INTS, uint8_t, uint16_t, uint32_t, uint64_t
+#define GRAFT_COMPLEX std::complex<float>, std::complex<double>
+
 void RegisterCwiseKernels(KernelRegistry& r) {
-  Binary<AddF, float, double, int32_t, int64_t>(r, "AddV2");
-  Binary<AddF, float, double, int32_t, int64_t>(r, "Add");
-  Binary<SubF, float, double, int32_t, int64_t>(r, "Sub");
-  Binary<MulF, float, double, int32_t, int64_t>(r, "Mul");
-  Binary<DivF, float, double>(r, "RealDiv");
-  Binary<MaxF, float, double, int32_t, int64_t>(r, "Maximum");
-  Binary<MinF, float, double, int32_t, int64_t>(r, "Minimum");
+  Binary<AddF, float, double, GRAFT_INTS, GRAFT_COMPLEX>(r, "AddV2");
+  Binary<AddF, float, double, GRAFT_INTS, GRAFT_COMPLEX>(r, "Add");
+  Binary<SubF, float, double, GRAFT_INTS, GRAFT_COMPLEX>(r, "Sub");
+  Binary<MulF, float, double, GRAFT_INTS, GRAFT_COMPLEX>(r, "Mul");
+  Binary<DivF, float, double, GRAFT_COMPLEX>(r, "RealDiv");
+  Binary<MaxF, float, double, GRAFT_INTS>(r, "Maximum");
+  Binary<MinF, float, double, GRAFT_INTS>(r, "Minimum");
   Binary<SqDiffF, float, double, int32_t, int64_t>(r, "SquaredDifference");
-  Unary<NegF, float, double, int32_t, int64_t>(r, "Neg");
-  Unary<AbsF, float, double, int32_t, int64_t>(r, "Abs");
-  Unary<SquareF, float, double, int32_t, int64_t>(r, "Square");
-  Unary<SqrtF, float, double>(r, "Sqrt");
-  Unary<RsqrtF, float, double>(r, "Rsqrt");
-  Unary<ExpF, float, double>(r, "Exp");
-  Unary<LogF, float, double>(r, "Log");
-  Unary<TanhF, float, double>(r, "Tanh");
-  Unary<SigmoidF, float, double>(r, "Sigmoid");
-  Unary<ReluF, float, double, int32_t, int64_t>(r, "Relu");
+  Unary<NegF, float, double, GRAFT_SIGNED_INTS, GRAFT_COMPLEX>(r, "Neg");
+  Unary<AbsF, float, double, GRAFT_SIGNED_INTS>(r, "Abs");
+  Unary<SquareF, float, double, GRAFT_INTS, GRAFT_COMPLEX>(r, "Square");
+  Unary<SqrtF, float, double, GRAFT_COMPLEX>(r, "Sqrt");
+  Unary<RsqrtF, float, double, GRAFT_COMPLEX>(r, "Rsqrt");
+  Unary<ExpF, float, double, GRAFT_COMPLEX>(r, "Exp");
+  Unary<LogF, float, double, GRAFT_COMPLEX>(r, "Log");
+  Unary<TanhF, float, double, GRAFT_COMPLEX>(r, "Tanh");
+  Unary<SigmoidF, float, double, GRAFT_COMPLEX>(r, "Sigmoid");
+  Unary<ReluF, float, double, GRAFT_INTS>(r, "Relu");
 }
 
 }  // namespace graft::cpu

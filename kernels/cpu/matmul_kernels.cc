@@ -1,6 +1,9 @@
-// CPU kernels for matrix products: MatMul on OpenBLAS for float and double, a plain loop for
-// the integer types.
+// CPU kernels for matrix products: MatMul on OpenBLAS for float, double, complex64 and
+// complex128 (transposes do not conjugate, as in TensorFlow's MatMul), a plain loop for the
+// integer types.
 #include <cblas.h>
+
+#include <complex>
 
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
@@ -18,6 +21,18 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
     cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, static_cast<int>(m),
                 static_cast<int>(n), static_cast<int>(k), 1.0, a, static_cast<int>(lda), b, static_cast<int>(ldb), 0.0, c,
                 static_cast<int>(n));
+  } else if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) {
+    const T one(1, 0), zero(0, 0);
+    auto gemm = [&](auto fn) {
+      fn(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, static_cast<int>(m),
+         static_cast<int>(n), static_cast<int>(k), &one, a, static_cast<int>(lda), b, static_cast<int>(ldb), &zero, c,
+         static_cast<int>(n));
+    };
+    if constexpr (std::is_same_v<T, std::complex<float>>) {
+      gemm(cblas_cgemm);
+    } else {
+      gemm(cblas_zgemm);
+    }
   } else {
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < n; ++j) {
@@ -78,6 +93,8 @@ void RegisterMatMulKernels(KernelRegistry& r) {
   (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<MatMulKernel<double>>());
   (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kInt32}, MakeFactory<MatMulKernel<int32_t>>());
   (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kInt64}, MakeFactory<MatMulKernel<int64_t>>());
+  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kComplex64}, MakeFactory<MatMulKernel<std::complex<float>>>());
+  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kComplex128}, MakeFactory<MatMulKernel<std::complex<double>>>());
 }
 
 }  // namespace graft::cpu

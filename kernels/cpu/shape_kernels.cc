@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "kernels/cpu/data_movement.h"
+#include "kernels/cpu/float16_kernels.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
 
@@ -711,14 +712,16 @@ CastFn PickCast(DType dst) {
 #define GRAFT_CAST_TYPES float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, bool, \
                          std::complex<float>, std::complex<double>
 
+// Casts to float16/bfloat16 go through float32 and round from there (Truncate: bfloat16 keeps
+// the high bits), as Eigen's 16-bit types convert; casts from them widen to float32 first.
 template <typename S>
 class CastKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   Status Init() {
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "DstT", &dst_));
-    // Truncate only matters for float16/bfloat16 destinations, which are not supported here.
-    fn_ = PickCast<S, GRAFT_CAST_TYPES>(dst_);
+    if (node().attr("Truncate") != nullptr) GRAFT_RETURN_IF_ERROR(GetAttr(node(), "Truncate", &truncate_));
+    fn_ = PickCast<S, GRAFT_CAST_TYPES>(Is16BitFloat(dst_) ? DType::kFloat32 : dst_);
     if (fn_ == nullptr) {
       return errors::Unimplemented("Cast ", DTypeName(DTypeOf<S>()), " to ", DTypeName(dst_), " is not supported");
     }
@@ -731,6 +734,19 @@ class CastKernel : public OpKernel {
       ctx.SetOutput(0, x);
       return Status::Ok();
     }
+    if (Is16BitFloat(dst_)) {
+      Tensor wide;
+      if constexpr (std::is_same_v<S, float>) {
+        wide = x;
+      } else {
+        GRAFT_RETURN_IF_ERROR(Tensor::AllocateUninitialized(DType::kFloat32, x.dims(), &wide));
+        if (x.num_elements() > 0) fn_(x.raw_data(), wide.raw_data(), x.num_elements());
+      }
+      Tensor narrow;
+      GRAFT_RETURN_IF_ERROR(NarrowFromFloat32(wide, dst_, truncate_, &narrow));
+      ctx.SetOutput(0, std::move(narrow));
+      return Status::Ok();
+    }
     Tensor* out = nullptr;
     GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, dst_, x.dims(), &out));
     if (x.num_elements() > 0) fn_(x.raw_data(), out->raw_data(), x.num_elements());
@@ -739,6 +755,51 @@ class CastKernel : public OpKernel {
 
  private:
   DType dst_ = DType::kInvalid;
+  bool truncate_ = false;
+  CastFn fn_ = nullptr;
+};
+
+// Cast from float16/bfloat16: widened to float32, then cast (or narrowed) from there.
+class Cast16Kernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Init() {
+    GRAFT_RETURN_IF_ERROR(GetAttr(node(), "DstT", &dst_));
+    if (node().attr("Truncate") != nullptr) GRAFT_RETURN_IF_ERROR(GetAttr(node(), "Truncate", &truncate_));
+    if (!Is16BitFloat(dst_)) {
+      fn_ = PickCast<float, GRAFT_CAST_TYPES>(dst_);
+      if (fn_ == nullptr) return errors::Unimplemented("Cast to ", DTypeName(dst_), " is not supported");
+    }
+    return Status::Ok();
+  }
+  bool IsCheap() const override { return true; }
+  Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& x = ctx.input(0);
+    if (dst_ == x.dtype()) {
+      ctx.SetOutput(0, x);
+      return Status::Ok();
+    }
+    Tensor wide;
+    GRAFT_RETURN_IF_ERROR(WidenToFloat32(x, &wide));
+    if (Is16BitFloat(dst_)) {
+      Tensor narrow;
+      GRAFT_RETURN_IF_ERROR(NarrowFromFloat32(wide, dst_, truncate_, &narrow));
+      ctx.SetOutput(0, std::move(narrow));
+      return Status::Ok();
+    }
+    if (dst_ == DType::kFloat32) {
+      ctx.SetOutput(0, std::move(wide));
+      return Status::Ok();
+    }
+    Tensor* out = nullptr;
+    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, dst_, x.dims(), &out));
+    if (x.num_elements() > 0) fn_(wide.raw_data(), out->raw_data(), x.num_elements());
+    return Status::Ok();
+  }
+
+ private:
+  DType dst_ = DType::kInvalid;
+  bool truncate_ = false;
   CastFn fn_ = nullptr;
 };
 
@@ -904,6 +965,7 @@ void RegisterShapeKernels(KernelRegistry& r) {
   RegisterTypes<ConstLike<1>::Kernel, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
                 uint64_t, bool, std::complex<float>, std::complex<double>>(r, "OnesLike", "T");
   RegisterTypes<CastKernel, GRAFT_CAST_TYPES>(r, "Cast", "SrcT");
+  (void)r.Register("Cast", kDeviceCpu, "SrcT", {DType::kFloat16, DType::kBFloat16}, MakeFactory<Cast16Kernel>());
   RegisterTypes<InvertPermutationKernel, int32_t, int64_t>(r, "InvertPermutation", "T");
   RegisterTypes<BroadcastGradientArgsKernel, int32_t, int64_t>(r, "BroadcastGradientArgs", "T");
 }
