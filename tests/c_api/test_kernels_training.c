@@ -252,6 +252,38 @@ static void moments(const graft_tensor *t, double *mean, double *var) {
   *var = s2 / (double)n - *mean * *mean;
 }
 
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The Kolmogorov-Smirnov statistic of t's samples against cdf: the largest distance between
+ * the empirical and the expected distribution functions. */
+static double ks_statistic(const graft_tensor *t, double (*cdf)(double)) {
+  int64_t n = graft_tensor_num_elements(t);
+  double *x = malloc(sizeof(double) * (size_t)n);
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = graft_tensor_dtype(t) == GRAFT_FLOAT32 ? ((const float *)graft_tensor_data(t))[i]
+                                                  : ((const double *)graft_tensor_data(t))[i];
+  }
+  qsort(x, (size_t)n, sizeof(double), compare_doubles);
+  double d = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double f = cdf(x[i]);
+    d = fmax(d, fmax(fabs((double)(i + 1) / (double)n - f), fabs(f - (double)i / (double)n)));
+  }
+  free(x);
+  return d;
+}
+
+static double uniform_cdf(double x) { return x < 0 ? 0 : (x > 1 ? 1 : x); }
+static double normal_cdf(double x) { return 0.5 * erfc(-x / sqrt(2)); }
+/* The standard normal restricted to (-2, 2), as TruncatedNormal draws. */
+static double truncated_cdf(double x) {
+  double lo = normal_cdf(-2), hi = normal_cdf(2);
+  return x <= -2 ? 0 : (x >= 2 ? 1 : (normal_cdf(x) - lo) / (hi - lo));
+}
+
 static void test_random_seeds(void **state) {
   graft_graph *g = *state;
   graft_op *shape = konst(g, "shape", GRAFT_INT32, D(2), (const int32_t[]){40, 50});
@@ -302,6 +334,12 @@ static void test_random_distributions(void **state) {
   for (int i = 0; i < 20000; ++i) assert_true(pd[i] >= 0.0 && pd[i] < 1.0);
   moments(t, &mean, &var);
   assert_true(fabs(mean - 0.5) < 0.02 && fabs(var - 1.0 / 12) < 0.005);
+  /* The shape of each distribution: a Kolmogorov-Smirnov test at the 1% level (critical
+   * distance 1.63 / sqrt(n) = 0.0115 for 20000 samples). A wrong distribution with the right
+   * mean and variance (a triangle, a shifted uniform) is far past it. */
+  const double ks_critical = 1.63 / sqrt(20000.0);
+  assert_true(ks_statistic(t, uniform_cdf) < ks_critical);
+  assert_true(ks_statistic(t, normal_cdf) > ks_critical); /* the test tells distributions apart */
   graft_tensor_free(t);
   /* Standard normal: mean 0, variance 1 (20000 samples: standard errors 0.007 and 0.01). */
   graft_op *normals[2] = {nf, nd};
@@ -309,6 +347,8 @@ static void test_random_distributions(void **state) {
     t = fetch(s, normals[k]);
     moments(t, &mean, &var);
     assert_true(fabs(mean) < 0.05 && fabs(var - 1) < 0.05);
+    assert_true(ks_statistic(t, normal_cdf) < ks_critical);
+    assert_true(ks_statistic(t, truncated_cdf) > ks_critical);
     graft_tensor_free(t);
   }
   /* Truncated at two standard deviations: |x| < 2, mean 0, variance 0.77374 (Python). */
@@ -321,6 +361,8 @@ static void test_random_distributions(void **state) {
     }
     moments(t, &mean, &var);
     assert_true(fabs(mean) < 0.05 && fabs(var - 0.77374) < 0.04);
+    assert_true(ks_statistic(t, truncated_cdf) < ks_critical);
+    assert_true(ks_statistic(t, normal_cdf) > ks_critical);
     graft_tensor_free(t);
   }
   /* Empty and scalar shapes. */
