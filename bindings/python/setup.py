@@ -38,9 +38,11 @@ class CMakeBuild(build_ext):
         for item in site.iterdir():
             if item.is_file():
                 shutil.copy2(item, out / item.name)
-        # libgraft beside the extension (its rpath is $ORIGIN in wheel builds).
-        for lib in (build_dir / "c_api").glob("libgraft.so*"):
-            shutil.copy2(lib, out / lib.name, follow_symlinks=True)
+        # libgraft beside the extension (its rpath is $ORIGIN in wheel builds), under its
+        # SONAME (libgraft.so.N), the one name the extension asks the loader for.
+        for lib in (build_dir / "c_api").glob("libgraft.so.*"):
+            if lib.name.count(".") == 2:
+                shutil.copy2(lib, out / lib.name, follow_symlinks=True)
 
 
 setup(ext_modules=[Extension("graft._graft_swig", sources=[])], cmdclass={"build_ext": CMakeBuild})

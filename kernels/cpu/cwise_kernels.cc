@@ -2,7 +2,6 @@
 // template over the element type and a functor.
 #include <cmath>
 #include <complex>
-#include <type_traits>
 
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
@@ -74,22 +73,10 @@ class UnaryKernel : public OpKernel {
   }
 };
 
-// Integer arithmetic wraps (two's complement), as TensorFlow's kernels do: computed in an
-// unsigned type at least as wide as unsigned int (narrower ones would promote to int, where
-// overflow is undefined).
-template <typename T, bool = std::is_integral_v<T> && !std::is_same_v<T, bool>>
-struct WrapType {
-  using type = T;
-};
-template <typename T>
-struct WrapType<T, true> {
-  using type = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
-};
-template <typename T>
-using Wrap = typename WrapType<T>::type;
-struct AddF { template <typename T> T operator()(T a, T b) const { return T(Wrap<T>(a) + Wrap<T>(b)); } };
-struct SubF { template <typename T> T operator()(T a, T b) const { return T(Wrap<T>(a) - Wrap<T>(b)); } };
-struct MulF { template <typename T> T operator()(T a, T b) const { return T(Wrap<T>(a) * Wrap<T>(b)); } };
+// Integer Add, Sub and Mul wrap (kernel_util.h).
+struct AddF { template <typename T> T operator()(T a, T b) const { return WrapAdd(a, b); } };
+struct SubF { template <typename T> T operator()(T a, T b) const { return WrapSub(a, b); } };
+struct MulF { template <typename T> T operator()(T a, T b) const { return WrapMul(a, b); } };
 struct DivF { template <typename T> T operator()(T a, T b) const { return a / b; } };
 struct MaxF { template <typename T> T operator()(T a, T b) const { return a > b || a != a ? a : b; } };
 struct MinF { template <typename T> T operator()(T a, T b) const { return a < b || a != a ? a : b; } };

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/runtime/device.h"
@@ -17,6 +18,26 @@ Status GetAttr(const Node& node, const char* name, T* out) {
   *out = *p;
   return Status::Ok();
 }
+
+// Integer arithmetic wraps (two's complement), as TensorFlow's kernels do: it is done in an
+// unsigned type at least as wide as unsigned int (narrower types would promote to int, where
+// overflow is undefined). Other types use their own operators.
+template <typename T, bool = std::is_integral_v<T> && !std::is_same_v<T, bool>>
+struct WrapType {
+  using type = T;
+};
+template <typename T>
+struct WrapType<T, true> {
+  using type = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+};
+template <typename T>
+using Wrap = typename WrapType<T>::type;
+template <typename T>
+T WrapAdd(T a, T b) { return static_cast<T>(static_cast<Wrap<T>>(a) + static_cast<Wrap<T>>(b)); }
+template <typename T>
+T WrapSub(T a, T b) { return static_cast<T>(static_cast<Wrap<T>>(a) - static_cast<Wrap<T>>(b)); }
+template <typename T>
+T WrapMul(T a, T b) { return static_cast<T>(static_cast<Wrap<T>>(a) * static_cast<Wrap<T>>(b)); }
 
 // Numpy broadcasting of two shapes, with what each input needs to be read in the output's
 // index space: per output dim, the input's stride (0 where it broadcasts).

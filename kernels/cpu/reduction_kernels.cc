@@ -45,29 +45,6 @@ Status ReadIndices(const Tensor& t, const char* what, Dims* out) {
 template <typename T>
 constexpr bool kIsComplex = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
 
-// Integer arithmetic that wraps instead of overflowing (as TensorFlow's does in practice).
-template <typename T>
-T WrapAdd(T a, T b) {
-  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
-  } else if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(a + b);
-  } else {
-    return a + b;
-  }
-}
-
-template <typename T>
-T WrapMul(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, T>>;
-    return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
-  } else {
-    return a * b;
-  }
-}
-
 // The reducers: Acc is what accumulates, Init its identity, Combine folds two, Finish makes
 // an output element from an accumulator and the number of elements reduced.
 template <typename T>
@@ -164,9 +141,19 @@ void FoldMiddle(const In* in, typename R::Acc* out, int64_t outer, int64_t n, in
   using Acc = typename R::Acc;
   for (int64_t o = 0; o < outer; ++o) {
     if (inner == 1) {
-      Acc acc = R::Init();
+      // A contiguous run: eight independent accumulators, so that the folds do not wait on
+      // each other (one chain of dependent adds runs at a quarter of the memory's speed).
+      constexpr int64_t kLanes = 8;
       const In* src = in + o * n;
-      for (int64_t r = 0; r < n; ++r) acc = R::Combine(acc, static_cast<Acc>(src[r]));
+      Acc lanes[kLanes];
+      std::fill_n(lanes, kLanes, R::Init());
+      int64_t r = 0;
+      for (; r + kLanes <= n; r += kLanes) {
+        for (int64_t l = 0; l < kLanes; ++l) lanes[l] = R::Combine(lanes[l], static_cast<Acc>(src[r + l]));
+      }
+      Acc acc = R::Init();
+      for (int64_t l = 0; l < kLanes; ++l) acc = R::Combine(acc, lanes[l]);
+      for (; r < n; ++r) acc = R::Combine(acc, static_cast<Acc>(src[r]));
       out[o] = acc;
       continue;
     }
