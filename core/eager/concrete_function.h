@@ -56,7 +56,6 @@ class ConcreteFunction {
   std::vector<Value> captured_;
   std::vector<Output> outputs_;
   std::vector<const Node*> stateful_;
-  CpuDevice device_;
   std::unique_ptr<const Executable> exe_;
   mutable std::once_flag function_def_once_;
   mutable Status function_def_status_;

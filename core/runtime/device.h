@@ -1,7 +1,8 @@
 // Devices: where kernels run. The CPU is the first; the OpenCL device of a later issue plugs
-// in as another Device with its own kernels in the KernelRegistry (keyed by device type) and
-// copies to and from host memory. Placement picks the op's requested device type when a
-// kernel exists for it there, and the CPU otherwise.
+// in as another Device (registered with DeviceRegistry, device_set.h) with its own kernels in
+// the KernelRegistry (keyed by device type) and copies to and from host memory. Placement
+// picks the op's requested device when it has a kernel for the op, and the CPU otherwise.
+// A device is shared by every run of its session at once: its methods must be thread-safe.
 #pragma once
 
 #include <string>

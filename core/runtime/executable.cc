@@ -1,4 +1,6 @@
 #include "core/runtime/executable.h"
+
+#include "core/device_spec.h"
 #include "core/runtime/rewrites.h"
 
 #include <algorithm>
@@ -37,13 +39,41 @@ Status Deref(const Tensor& t, std::string_view who, Tensor* out) {
 
 int64_t Bytes(const Tensor& t) { return t.valid() ? static_cast<int64_t>(t.byte_size()) : 0; }
 
+bool IsHost(const Device* d) { return d->type() == kDeviceCpu; }
+
+// The device an op runs on: the one its device string names when the session has it and it
+// has a kernel for the op (so a plug-in device runs what it can), else the CPU. An op with no
+// device type asked for runs on the CPU.
+Device* Place(const Node& n, const DeviceSet& devices, const KernelRegistry& kernels) {
+  if (n.device().empty()) return devices.cpu();
+  DeviceSpec spec;
+  if (!DeviceSpec::Parse(n.device(), &spec).ok() || !spec.device_type || *spec.device_type == kDeviceCpu) {
+    return devices.cpu();
+  }
+  Device* d = devices.Find(*spec.device_type, spec.device_index.value_or(0));
+  KernelFactory unused;
+  if (d == nullptr || !kernels.Find(n, d->type(), &unused).ok()) return devices.cpu();
+  return d;
+}
+
+// A value of device `from` as device `to` holds it, through host memory.
+Status Transfer(const Tensor& value, Device* from, Device* to, Tensor* out) {
+  Tensor host = value;
+  if (!IsHost(from)) GRAFT_RETURN_IF_ERROR(from->CopyToHost(value, &host));
+  if (IsHost(to)) {
+    *out = std::move(host);
+    return Status::Ok();
+  }
+  return to->CopyFromHost(host, out);
+}
+
 }  // namespace
 
 Status Executable::Create(const Graph& graph, const std::vector<Output>& feeds, const std::vector<Output>& fetches,
-                          const std::vector<const Node*>& targets, Device* device, const RewriteOptions& rewrites,
-                          std::unique_ptr<Executable>* out) {
+                          const std::vector<const Node*>& targets, const DeviceSet& devices,
+                          const RewriteOptions& rewrites, std::unique_ptr<Executable>* out) {
   auto exe = std::unique_ptr<Executable>(new Executable());
-  exe->device_ = device;
+  Device* device = devices.cpu();  // constant folding runs on the CPU
 
   std::unordered_map<std::string, size_t> fed;  // "op:i" -> feed index
   for (size_t i = 0; i < feeds.size(); ++i) {
@@ -187,16 +217,30 @@ Status Executable::Create(const Graph& graph, const std::vector<Output>& feeds, 
     for (int p : preds) exe->steps_[static_cast<size_t>(p)].successors.push_back(static_cast<int>(k));
     if (preds.empty()) exe->initially_ready_.push_back(static_cast<int>(k));
 
-    // Placement: the requested device type when it has a kernel, else the CPU.
+    // Placement: the requested device when it has a kernel, else the CPU. TensorFlow 1 control
+    // flow forwards values whatever their device, so graphs with it run on the CPU.
+    s.device = devices.cpu();
     if (IsV1ControlFlow(n.type())) continue;  // the frame engine runs these itself
     if (planned.folded) {
       s.kernel = std::make_unique<ValuesKernel>(n, planned.values);
       continue;
     }
+    if (!exe->has_control_flow_) s.device = Place(n, devices, kernels);
     KernelFactory factory;
-    Status found = kernels.Find(n, device->type(), &factory);
+    Status found = kernels.Find(n, s.device->type(), &factory);
     if (!found.ok()) return found;
     GRAFT_RETURN_IF_ERROR(factory(n, &s.kernel).WithContext(Where(n)));
+  }
+  // Where values live, and which inputs cross devices.
+  exe->slot_device_.assign(static_cast<size_t>(slot), devices.cpu());
+  for (const Step& s : exe->steps_) {
+    for (int i = 0; i < s.num_outputs; ++i) exe->slot_device_[static_cast<size_t>(s.first_output + i)] = s.device;
+  }
+  for (Step& s : exe->steps_) {
+    for (int from : s.inputs) {
+      s.transfer.push_back(exe->slot_device_[static_cast<size_t>(from)] != s.device);
+      s.any_transfer = s.any_transfer || s.transfer.back();
+    }
   }
   if (exe->has_control_flow_) GRAFT_RETURN_IF_ERROR(exe->PrepareFrames(step_of, slot_of_fed));
   exe->const_slot_.assign(static_cast<size_t>(slot), false);
@@ -246,7 +290,7 @@ Status Executable::RunStep(const Step& step, std::vector<Tensor>& slots, Resourc
     heap_ptrs.reset(new Tensor*[ni]);
     inputs = heap_ptrs.get();
   }
-  if (step.any_deref) derefs.reset(new Tensor[ni]);
+  if (step.any_deref || step.any_transfer) derefs.reset(new Tensor[ni]);
   for (size_t i = 0; i < ni; ++i) {
     Tensor& src = slots[static_cast<size_t>(step.inputs[i])];
     if (!src.valid()) return errors::Internal(Where(n), ": input ", i, " has no value");
@@ -256,10 +300,19 @@ Status Executable::RunStep(const Step& step, std::vector<Tensor>& slots, Resourc
     } else {
       inputs[i] = &src;
     }
+    if (step.transfer[i]) {
+      Device* from = slot_device_[static_cast<size_t>(step.inputs[i])];
+      Status moved = Transfer(*inputs[i], from, step.device, &derefs[i]);
+      if (!moved.ok()) {
+        return Status(moved.code(), StrCat(Where(n), ": copying input ", i, " from ", from->name(), " to ",
+                                           step.device->name(), ": ", moved.message()));
+      }
+      inputs[i] = &derefs[i];
+    }
   }
   std::span<Tensor> outputs(slots.data() + step.first_output, static_cast<size_t>(step.num_outputs));
   const std::vector<uint8_t>& forward = parallel ? step.sole_consumer : step.last_use;
-  OpKernelContext ctx(n, device_, resources, std::span<Tensor* const>(inputs, ni),
+  OpKernelContext ctx(n, step.device, resources, std::span<Tensor* const>(inputs, ni),
                       std::span<const uint8_t>(forward.data(), forward.size()), outputs);
   Status s = step.kernel->Compute(ctx);
   if (!s.ok()) return Status(s.code(), StrCat(Where(n), ": ", s.message()));
@@ -438,9 +491,22 @@ Status Executable::Run(const std::vector<Tensor>& feed_values, ResourceMgr* reso
   for (int s : fetch_slots_) {
     Tensor v;
     GRAFT_RETURN_IF_ERROR(Deref(slots[static_cast<size_t>(s)], "fetching a variable", &v));
+    Device* on = slot_device_[static_cast<size_t>(s)];
+    if (!IsHost(on)) {
+      Tensor host;
+      GRAFT_RETURN_IF_ERROR(on->CopyToHost(v, &host).WithContext(StrCat("fetching from ", on->name())));
+      v = std::move(host);
+    }
     fetch_values->push_back(std::move(v));
   }
   return Status::Ok();
+}
+
+const Device* Executable::PlacementOf(const std::string& op_name) const {
+  for (const Step& s : steps_) {
+    if (s.node->name() == op_name) return s.device;
+  }
+  return nullptr;
 }
 
 }  // namespace graft

@@ -11,6 +11,7 @@
 
 #include "core/graph.h"
 #include "core/runtime/device.h"
+#include "core/runtime/device_set.h"
 #include "core/runtime/kernel.h"
 #include "core/runtime/rewrites.h"
 #include "core/runtime/resource_mgr.h"
@@ -25,10 +26,15 @@ struct RunStats {
 
 class Executable {
  public:
-  // Prepares graph for the given feeds, fetches and targets. Errors name the tensor or op.
+  // Prepares graph for the given feeds, fetches and targets, placing each op on one of
+  // devices (which must outlive the executable). Errors name the tensor or op.
   static Status Create(const Graph& graph, const std::vector<Output>& feeds, const std::vector<Output>& fetches,
-                       const std::vector<const Node*>& targets, Device* device, const RewriteOptions& rewrites,
-                       std::unique_ptr<Executable>* out);
+                       const std::vector<const Node*>& targets, const DeviceSet& devices,
+                       const RewriteOptions& rewrites, std::unique_ptr<Executable>* out);
+
+  // The device step k's op was placed on (for tests and tools), by op name; nullptr if the op
+  // does not run.
+  const Device* PlacementOf(const std::string& op_name) const;
 
   // Runs with feed values (in the order of the feeds); fills one tensor per fetch.
   Status Run(const std::vector<Tensor>& feed_values, ResourceMgr* resources, ThreadPool* pool,
@@ -51,7 +57,10 @@ class Executable {
     int pending_edges = 0;            // data inputs from steps + control inputs (frame engine)
     std::vector<int> control_successors;
     std::unique_ptr<OpKernel> kernel;
+    Device* device = nullptr;         // where the kernel runs
     std::vector<int> inputs;          // slot per input
+    std::vector<uint8_t> transfer;    // input i lives on another device: copied for this step
+    bool any_transfer = false;
     std::vector<bool> deref;              // input i reads a reference's current value
     bool any_deref = false;
     std::vector<uint8_t> last_use;        // input i's slot dies after this step (sequential order)
@@ -73,8 +82,8 @@ class Executable {
   Status RunParallel(std::vector<Tensor>& slots, ResourceMgr* resources, ThreadPool* pool, RunStats* stats) const;
   Status RunStep(const Step& step, std::vector<Tensor>& slots, ResourceMgr* resources, bool parallel) const;
 
-  Device* device_ = nullptr;
   std::vector<Step> steps_;
+  std::vector<Device*> slot_device_;   // where each slot's value lives (fed values: the CPU)
   int num_slots_ = 0;
   std::vector<int> feed_slots_;
   std::vector<DType> feed_types_;

@@ -19,7 +19,7 @@ Status FunctionRunner::Create(const Graph& library, const std::string& name, std
   GRAFT_RETURN_IF_ERROR(InstantiateFunction(library, name, &r->body_));
   ++call_depth;
   std::unique_ptr<Executable> exe;
-  Status s = Executable::Create(*r->body_->graph, r->body_->args, r->body_->rets, r->body_->targets, &r->device_,
+  Status s = Executable::Create(*r->body_->graph, r->body_->args, r->body_->rets, r->body_->targets, DeviceSet::CpuOnly(),
                                 RewriteOptions{}, &exe);
   --call_depth;
   GRAFT_RETURN_IF_ERROR(s.WithContext(StrCat("function '", name, "'")));

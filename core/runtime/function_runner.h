@@ -33,7 +33,6 @@ class FunctionRunner {
 
  private:
   FunctionRunner() = default;
-  CpuDevice device_;
   std::unique_ptr<FunctionBody> body_;
   std::unique_ptr<const Executable> exe_;
 };

@@ -4,7 +4,8 @@
 
 namespace graft {
 
-Session::Session(const Graph* graph, const SessionOptions& options) : graph_(graph), rewrites_(options.rewrites) {
+Session::Session(const Graph* graph, const SessionOptions& options)
+    : graph_(graph), rewrites_(options.rewrites), devices_(DeviceSet::FromRegistry()) {
   int n = options.num_threads > 0 ? options.num_threads : static_cast<int>(std::thread::hardware_concurrency());
   if (n > 1) pool_ = std::make_unique<ThreadPool>(n);
 }
@@ -40,7 +41,7 @@ Status Session::Prepare(const std::vector<Output>& feeds, const std::vector<Outp
   }
   int64_t version = graph_->restrictions_version();
   std::unique_ptr<Executable> exe;
-  GRAFT_RETURN_IF_ERROR(Executable::Create(*graph_, feeds, fetches, targets, &cpu_, rewrites_, &exe));
+  GRAFT_RETURN_IF_ERROR(Executable::Create(*graph_, feeds, fetches, targets, *devices_, rewrites_, &exe));
   std::shared_ptr<const Executable> shared(std::move(exe));
   std::lock_guard lock(mu_);
   cache_[key] = Cached{shared, version};

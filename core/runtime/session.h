@@ -29,6 +29,7 @@ class Session {
 
   ResourceMgr& resources() { return resources_; }
   const Graph& graph() const { return *graph_; }
+  const DeviceSet& devices() const { return *devices_; }
   int num_threads() const { return pool_ ? pool_->size() : 1; }
 
  private:
@@ -37,7 +38,7 @@ class Session {
 
   const Graph* graph_;
   RewriteOptions rewrites_;
-  CpuDevice cpu_;
+  std::unique_ptr<DeviceSet> devices_;  // the CPU and the registered device types' devices
   ResourceMgr resources_;
   std::unique_ptr<ThreadPool> pool_;
   std::mutex mu_;  // guards cache_

@@ -1,0 +1,58 @@
+#include "core/runtime/device_set.h"
+
+#include <algorithm>
+
+namespace graft {
+
+DeviceRegistry& DeviceRegistry::Global() {
+  static DeviceRegistry* registry = new DeviceRegistry();
+  return *registry;
+}
+
+Status DeviceRegistry::Register(const std::string& type, DeviceFactory factory) {
+  if (type.empty() || factory == nullptr) return errors::InvalidArgument("a device type needs a name and a factory");
+  std::lock_guard lock(mu_);
+  bool taken = type == kDeviceCpu || std::any_of(factories_.begin(), factories_.end(),
+                                                 [&](const auto& f) { return f.first == type; });
+  if (taken) return errors::AlreadyExists("device type ", type, " is already registered");
+  factories_.emplace_back(type, std::move(factory));
+  return Status::Ok();
+}
+
+std::vector<std::unique_ptr<Device>> DeviceRegistry::MakeDevices() const {
+  std::vector<std::pair<std::string, DeviceFactory>> factories;
+  {
+    std::lock_guard lock(mu_);
+    factories = factories_;
+  }
+  std::vector<std::unique_ptr<Device>> out;
+  for (const auto& [type, make] : factories) {
+    for (auto& d : make()) out.push_back(std::move(d));
+  }
+  return out;
+}
+
+DeviceSet::DeviceSet(std::vector<std::unique_ptr<Device>> others) {
+  devices_.push_back(std::make_unique<CpuDevice>());
+  for (auto& d : others) devices_.push_back(std::move(d));
+}
+
+std::unique_ptr<DeviceSet> DeviceSet::FromRegistry() {
+  return std::unique_ptr<DeviceSet>(new DeviceSet(DeviceRegistry::Global().MakeDevices()));
+}
+
+const DeviceSet& DeviceSet::CpuOnly() {
+  static const DeviceSet* set = new DeviceSet({});
+  return *set;
+}
+
+Device* DeviceSet::Find(const std::string& type, int64_t index) const {
+  int64_t seen = 0;
+  for (const auto& d : devices_) {
+    if (d->type() != type) continue;
+    if (seen++ == index) return d.get();
+  }
+  return nullptr;
+}
+
+}  // namespace graft

@@ -1,0 +1,54 @@
+// The devices a session runs on, and the process-wide registry of device types that makes
+// them. The CPU is always there (first); every other device type (the OpenCL device of a later
+// issue, a plug-in's, a test's) registers a factory that lists the devices of that type the
+// machine has. Placement (executable.cc) puts an op on the device its device string asks for
+// when that device exists and has a kernel for the op, and on the CPU otherwise; values that
+// cross devices are copied through host memory.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/runtime/device.h"
+
+namespace graft {
+
+// Makes the devices of one type (none when the machine has none). Devices are used by many
+// runs at once: their methods must be thread-safe.
+using DeviceFactory = std::function<std::vector<std::unique_ptr<Device>>()>;
+
+class DeviceRegistry {
+ public:
+  static DeviceRegistry& Global();
+  // kAlreadyExists for a type that is taken ("CPU" is).
+  Status Register(const std::string& type, DeviceFactory factory);
+  // Every registered type's devices, in registration order.
+  std::vector<std::unique_ptr<Device>> MakeDevices() const;
+
+ private:
+  DeviceRegistry() = default;
+  mutable std::mutex mu_;
+  std::vector<std::pair<std::string, DeviceFactory>> factories_;
+};
+
+class DeviceSet {
+ public:
+  // The CPU, then the registered types' devices.
+  static std::unique_ptr<DeviceSet> FromRegistry();
+  // Just the CPU (functions' and eager execution's set); lives as long as the process.
+  static const DeviceSet& CpuOnly();
+
+  Device* cpu() const { return devices_.front().get(); }
+  // The device of type and index, or nullptr.
+  Device* Find(const std::string& type, int64_t index) const;
+  const std::vector<std::unique_ptr<Device>>& devices() const { return devices_; }
+
+ private:
+  explicit DeviceSet(std::vector<std::unique_ptr<Device>> others);
+  std::vector<std::unique_ptr<Device>> devices_;
+};
+
+}  // namespace graft

@@ -1,0 +1,227 @@
+// Placement on a second device and the copies between devices, with a test device ("TEST")
+// registered the way a plug-in or the OpenCL device registers: its memory holds each float
+// negated, so a value that crossed devices without its copy would come out wrong. Checks that
+// ops go where their device string asks when that device has a kernel, fall back to the CPU
+// when it has none or does not exist, that each crossing edge is copied once per consumer
+// (host -> device, device -> host) and fetches come back to the host, sequentially and from
+// the parallel engine, and that device types register once.
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/graph.h"
+#include "core/runtime/device_set.h"
+#include "core/runtime/session.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+extern "C" {
+#include <cmocka.h>
+}
+
+namespace graft {
+namespace {
+
+std::atomic<int> to_device{0}, to_host{0}, device_kernel_runs{0};
+
+// Device memory: the host's floats negated.
+Status Negated(const Tensor& in, Tensor* out) {
+  GRAFT_RETURN_IF_ERROR(Tensor::AllocateUninitialized(in.dtype(), in.dims(), out));
+  for (int64_t i = 0; i < in.num_elements(); ++i) out->data<float>()[i] = -in.data<float>()[i];
+  return Status::Ok();
+}
+
+class TestDevice final : public Device {
+ public:
+  const std::string& name() const override { return name_; }
+  const std::string& type() const override { return type_; }
+  Status CopyFromHost(const Tensor& host, Tensor* out) override {
+    to_device++;
+    return Negated(host, out);
+  }
+  Status CopyToHost(const Tensor& device, Tensor* out) override {
+    to_host++;
+    return Negated(device, out);
+  }
+
+ private:
+  std::string name_ = "/job:localhost/replica:0/task:0/device:TEST:0";
+  std::string type_ = "TEST";
+};
+
+// AddV2 and Mul on TEST: decode, compute, encode; they fail on anything but TEST.
+template <bool kMul>
+class TestBinaryKernel final : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext& ctx) const override {
+    if (ctx.device()->type() != "TEST") return errors::Internal("a TEST kernel ran on ", ctx.device()->name());
+    device_kernel_runs++;
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    Tensor* out = nullptr;
+    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DType::kFloat32, a.dims(), &out));
+    for (int64_t i = 0; i < a.num_elements(); ++i) {
+      float x = -a.data<float>()[i], y = -b.data<float>()[i];
+      out->data<float>()[i] = -(kMul ? x * y : x + y);
+    }
+    return Status::Ok();
+  }
+};
+
+void RegisterTestDevice() {
+  static bool done = [] {
+    assert_true(DeviceRegistry::Global()
+                    .Register("TEST",
+                              [] {
+                                std::vector<std::unique_ptr<Device>> v;
+                                v.push_back(std::make_unique<TestDevice>());
+                                return v;
+                              })
+                    .ok());
+    KernelRegistry& k = KernelRegistry::Global();
+    assert_true(k.Register("AddV2", "TEST", "T", {DType::kFloat32}, MakeFactory<TestBinaryKernel<false>>()).ok());
+    assert_true(k.Register("Mul", "TEST", "T", {DType::kFloat32}, MakeFactory<TestBinaryKernel<true>>()).ok());
+    return true;
+  }();
+  (void)done;
+}
+
+void ResetCounts() {
+  to_device = 0;
+  to_host = 0;
+  device_kernel_runs = 0;
+}
+
+Node* Op(Graph& g, const std::string& type, const std::string& name, std::vector<Output> inputs,
+         const std::string& device, AttrMap attrs = {}) {
+  NodeSpec spec;
+  spec.type = type;
+  spec.name = name;
+  for (const Output& o : inputs) spec.inputs.push_back(NodeSpec::InputArg{{o}, false});
+  spec.attrs = std::move(attrs);
+  spec.device = device;
+  Node* n = nullptr;
+  Status s = g.AddNode(std::move(spec), &n);
+  if (!s.ok()) print_error("%s\n", s.message().c_str());
+  assert_true(s.ok());
+  return n;
+}
+
+Node* Vector(Graph& g, const std::string& name, std::vector<float> v) {
+  Tensor t;
+  const std::vector<int64_t> dims = {static_cast<int64_t>(v.size())};
+  assert_true(Tensor::Allocate(DType::kFloat32, dims, &t).ok());
+  std::copy(v.begin(), v.end(), t.data<float>());
+  return Op(g, "Const", name, {}, "", {{"dtype", AttrValue::Type(DType::kFloat32)}, {"value", AttrValue::TensorValue(t)}});
+}
+
+void ExpectFloats(const Tensor& t, std::vector<float> want) {
+  assert_int_equal(t.num_elements(), static_cast<int64_t>(want.size()));
+  for (size_t i = 0; i < want.size(); ++i) assert_float_equal(t.data<float>()[i], want[i], 0);
+}
+
+void test_registering_device_types(void** state) {
+  (void)state;
+  RegisterTestDevice();
+  auto none = [] { return std::vector<std::unique_ptr<Device>>(); };
+  assert_true(DeviceRegistry::Global().Register("TEST", none).code() == Code::kAlreadyExists);
+  assert_true(DeviceRegistry::Global().Register("CPU", none).code() == Code::kAlreadyExists);
+  assert_true(DeviceRegistry::Global().Register("", none).code() == Code::kInvalidArgument);
+  std::unique_ptr<DeviceSet> set = DeviceSet::FromRegistry();
+  assert_string_equal(set->cpu()->type().c_str(), "CPU");
+  assert_non_null(set->Find("TEST", 0));
+  assert_null(set->Find("TEST", 1));
+  assert_null(set->Find("GPU", 0));
+  assert_null(DeviceSet::CpuOnly().Find("TEST", 0));
+}
+
+void test_placement_and_copies(void** state) {
+  (void)state;
+  RegisterTestDevice();
+  Graph g;
+  Node* x = Vector(g, "x", {1, 2, 3});
+  AttrMap t = {{"T", AttrValue::Type(DType::kFloat32)}};
+  Node* a = Op(g, "AddV2", "a", {{x, 0}, {x, 0}}, "/device:TEST:0", t);  // TEST: x copied in twice
+  Node* r = Op(g, "Relu", "r", {{a, 0}}, "/device:TEST:0", t);           // no TEST kernel: CPU, a copied out
+  Node* m = Op(g, "Mul", "m", {{a, 0}, {r, 0}}, "/device:TEST:0", t);    // TEST: r copied in
+  Node* gpu = Op(g, "AddV2", "gpu", {{x, 0}, {x, 0}}, "/device:GPU:0", t);  // no such device: CPU
+  Node* other = Op(g, "AddV2", "other", {{x, 0}, {x, 0}}, "/device:TEST:3", t);  // no TEST:3: CPU
+  SessionOptions options;
+  options.num_threads = 1;
+  options.rewrites.constant_folding = false;  // the ops must run where they are placed
+  Session s(&g, options);
+  ResetCounts();
+  std::vector<Tensor> out;
+  Status st = s.Run({}, {{m, 0}}, {}, &out);
+  if (!st.ok()) print_error("%s\n", st.message().c_str());
+  assert_true(st.ok());
+  ExpectFloats(out[0], {4, 16, 36});  // (x + x) * relu(x + x)
+  assert_int_equal(device_kernel_runs.load(), 2);
+  assert_int_equal(to_device.load(), 3);
+  assert_int_equal(to_host.load(), 2);  // a for the CPU's Relu, and the fetch of m
+
+  // Fetching a TEST value and a CPU value together; the fallbacks ran on the CPU (no copies).
+  ResetCounts();
+  assert_true(s.Run({}, {{a, 0}, {gpu, 0}, {other, 0}}, {}, &out).ok());
+  ExpectFloats(out[0], {2, 4, 6});
+  ExpectFloats(out[1], {2, 4, 6});
+  ExpectFloats(out[2], {2, 4, 6});
+  assert_int_equal(device_kernel_runs.load(), 1);
+  assert_int_equal(to_device.load(), 2);
+  assert_int_equal(to_host.load(), 1);
+
+  // A fed value reaches a TEST op through a copy.
+  ResetCounts();
+  Tensor fed;
+  const std::vector<int64_t> three = {3};
+  assert_true(Tensor::Allocate(DType::kFloat32, three, &fed).ok());
+  std::fill_n(fed.data<float>(), 3, 5.0f);
+  assert_true(s.Run({{{x, 0}, fed}}, {{a, 0}}, {}, &out).ok());
+  ExpectFloats(out[0], {10, 10, 10});
+  assert_int_equal(to_device.load(), 2);
+}
+
+void test_parallel_engine_copies(void** state) {
+  (void)state;
+  RegisterTestDevice();
+  // A chain of 24 additions alternating between TEST and the CPU, plus side branches, so the
+  // run takes the parallel engine: every hop crosses devices.
+  Graph g;
+  Node* one = Vector(g, "one", {1, 1});
+  AttrMap t = {{"T", AttrValue::Type(DType::kFloat32)}};
+  Output cur{one, 0};
+  for (int i = 0; i < 24; ++i) {
+    Node* n = Op(g, "AddV2", "step" + std::to_string(i), {cur, {one, 0}}, i % 2 == 0 ? "/device:TEST:0" : "", t);
+    cur = Output{n, 0};
+  }
+  SessionOptions options;
+  options.num_threads = 2;
+  options.rewrites.constant_folding = false;
+  Session s(&g, options);
+  ResetCounts();
+  std::vector<Tensor> out;
+  Status st = s.Run({}, {cur}, {}, &out);
+  if (!st.ok()) print_error("%s\n", st.message().c_str());
+  assert_true(st.ok());
+  ExpectFloats(out[0], {25, 25});
+  assert_int_equal(device_kernel_runs.load(), 12);
+  // Each TEST step copies in its two inputs (the chain value from the CPU and `one`); each CPU
+  // step after a TEST step copies the chain value out. The last step is on the CPU.
+  assert_int_equal(to_device.load(), 24);
+  assert_int_equal(to_host.load(), 12);
+}
+
+}  // namespace
+}  // namespace graft
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(graft::test_registering_device_types),
+      cmocka_unit_test(graft::test_placement_and_copies),
+      cmocka_unit_test(graft::test_parallel_engine_copies),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
