@@ -41,11 +41,25 @@ int64_t Bytes(const Tensor& t) { return t.valid() ? static_cast<int64_t>(t.byte_
 
 bool IsHost(const Device* d) { return d->type() == kDeviceCpu; }
 
+// Values that live in host memory whatever device their op asks for: references, resources
+// and variants point at state the runtime keeps, and strings are host objects.
+bool IsHostMemoryType(DType t) {
+  return IsRefDType(t) || t == DType::kResource || t == DType::kVariant || t == DType::kString;
+}
+
 // The device an op runs on: the one its device string names when the session has it and it
 // has a kernel for the op (so a plug-in device runs what it can), else the CPU. An op with no
-// device type asked for runs on the CPU.
+// device type asked for runs on the CPU, and so does an op with an input or output of a
+// host-memory type (state stays with the runtime, on the host; values read from it are
+// copied to where they are used).
 Device* Place(const Node& n, const DeviceSet& devices, const KernelRegistry& kernels) {
   if (n.device().empty()) return devices.cpu();
+  for (int i = 0; i < n.num_inputs(); ++i) {
+    if (IsHostMemoryType(n.input_type(i))) return devices.cpu();
+  }
+  for (int i = 0; i < n.num_outputs(); ++i) {
+    if (IsHostMemoryType(n.output_type(i))) return devices.cpu();
+  }
   DeviceSpec spec;
   if (!DeviceSpec::Parse(n.device(), &spec).ok() || !spec.device_type || *spec.device_type == kDeviceCpu) {
     return devices.cpu();

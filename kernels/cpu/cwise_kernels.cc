@@ -2,6 +2,7 @@
 // template over the element type and a functor.
 #include <cmath>
 #include <complex>
+#include <type_traits>
 
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
@@ -83,8 +84,25 @@ struct MinF { template <typename T> T operator()(T a, T b) const { return a < b 
 struct SqDiffF {
   template <typename T> T operator()(T a, T b) const { const T d = SubF()(a, b); return MulF()(d, d); }
 };
-struct NegF { template <typename T> T operator()(T a) const { return SubF()(T(0), a); } };
-struct AbsF { template <typename T> T operator()(T a) const { return a < T(0) ? NegF()(a) : a; } };
+// Integers negate with wrapping; floats flip the sign (-0.0 and NaNs included).
+struct NegF {
+  template <typename T> T operator()(T a) const {
+    if constexpr (std::is_integral_v<T>) {
+      return WrapSub(T(0), a);
+    } else {
+      return -a;
+    }
+  }
+};
+struct AbsF {
+  template <typename T> T operator()(T a) const {
+    if constexpr (std::is_integral_v<T>) {
+      return a < T(0) ? NegF()(a) : a;
+    } else {
+      return std::abs(a);  // abs(-0.0) is +0.0
+    }
+  }
+};
 struct SquareF { template <typename T> T operator()(T a) const { return MulF()(a, a); } };
 struct SqrtF { template <typename T> T operator()(T a) const { return std::sqrt(a); } };
 struct RsqrtF { template <typename T> T operator()(T a) const { return T(1) / std::sqrt(a); } };

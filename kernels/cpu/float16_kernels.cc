@@ -40,7 +40,9 @@ Status NarrowFromFloat32(const Tensor& in, DType dtype, bool truncate, Tensor* o
   const float* src = in.data<float>();
   uint16_t* dst = out->data<uint16_t>();
   const int64_t n = in.num_elements();
-  if (dtype == DType::kFloat16) {
+  if (dtype == DType::kFloat16 && truncate) {
+    for (int64_t i = 0; i < n; ++i) dst[i] = FloatToHalfTruncated(src[i]);
+  } else if (dtype == DType::kFloat16) {
     for (int64_t i = 0; i < n; ++i) dst[i] = FloatToHalf(src[i]);
   } else if (truncate) {
     for (int64_t i = 0; i < n; ++i) dst[i] = FloatToBFloat16Truncated(src[i]);

@@ -9,8 +9,8 @@ namespace graft::cpu {
 bool Is16BitFloat(DType dtype);
 // A float32 copy of a float16 or bfloat16 tensor.
 Status WidenToFloat32(const Tensor& in, Tensor* out);
-// A float16 or bfloat16 copy of a float32 tensor, rounded to nearest even (or, for bfloat16
-// with truncate, truncated as Cast's Truncate attr asks).
+// A float16 or bfloat16 copy of a float32 tensor, rounded to nearest even (or, with
+// truncate, truncated as Cast's Truncate attr asks).
 Status NarrowFromFloat32(const Tensor& in, DType dtype, bool truncate, Tensor* out);
 
 }  // namespace graft::cpu

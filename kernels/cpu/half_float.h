@@ -45,7 +45,15 @@ inline uint16_t FloatToBFloat16(float f) {
   return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
 }
 
-// Cast's Truncate=true: drop the low 16 bits (a NaN stays a NaN).
+// Cast's Truncate=true for float16: the float's low 13 mantissa bits are cleared first, as
+// TensorFlow does, so that the conversion drops them instead of rounding.
+inline uint16_t FloatToHalfTruncated(float f) {
+  const uint32_t bits = std::bit_cast<uint32_t>(f);
+  if ((bits & 0x7fffffffu) > 0x7f800000u) return FloatToHalf(f);
+  return FloatToHalf(std::bit_cast<float>(bits & ~0x1fffu));
+}
+
+// Cast's Truncate=true for bfloat16: drop the low 16 bits (a NaN stays a NaN).
 inline uint16_t FloatToBFloat16Truncated(float f) {
   const uint32_t bits = std::bit_cast<uint32_t>(f);
   if ((bits & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>(((bits >> 16) & 0x8000u) | 0x7fc0u);

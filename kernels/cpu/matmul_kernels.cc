@@ -40,7 +40,7 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
         for (int64_t p = 0; p < k; ++p) {
           T x = ta ? a[p * lda + i] : a[i * lda + p];
           T y = tb ? b[j * ldb + p] : b[p * ldb + j];
-          acc += x * y;
+          acc = WrapAdd(acc, WrapMul(x, y));  // integers wrap, as in TensorFlow
         }
         c[i * n + j] = acc;
       }

@@ -122,6 +122,11 @@ static void test_cast_16_bit_floats(void **state) {
   graft_op *t = konst(g, "t", GRAFT_FLOAT32, D(2), (const float[]){3.14159f, 1.005859375f});
   expect(run(g, cast(g, "round", t, GRAFT_BFLOAT16, 0)), GRAFT_BFLOAT16, D(2), (const uint16_t[]){0x4049, 0x3f81});
   expect(run(g, cast(g, "trunc", t, GRAFT_BFLOAT16, 1)), GRAFT_BFLOAT16, D(2), (const uint16_t[]){0x4049, 0x3f80});
+  /* And for float16: 1 + 2^-11 + 2^-12 rounds up to 0x3c01; truncated (the float's low 13 bits
+   * cleared first, as TensorFlow does) it is 1.0. */
+  graft_op *t16 = konst(g, "t16", GRAFT_FLOAT32, D(2), (const float[]){1.000732421875f, -65519.0f});
+  expect(run(g, cast(g, "round16", t16, GRAFT_FLOAT16, 0)), GRAFT_FLOAT16, D(2), (const uint16_t[]){0x3c01, 0xfbff});
+  expect(run(g, cast(g, "trunc16", t16, GRAFT_FLOAT16, 1)), GRAFT_FLOAT16, D(2), (const uint16_t[]){0x3c00, 0xfbff});
   /* Integers go through float32: 2049 is a tie (2048), 100000 overflows. */
   graft_op *i = konst(g, "i", GRAFT_INT32, D(4), (const int32_t[]){2049, 100000, -7, 0});
   expect(run(g, cast(g, "i16", i, GRAFT_FLOAT16, 0)), GRAFT_FLOAT16, D(4), (const uint16_t[]){0x6800, 0x7c00, 0xc700, 0x0000});
@@ -168,6 +173,20 @@ static void test_integer_arithmetic_wraps(void **state) {
   graft_op *i32 = konst(g, "i32", GRAFT_INT32, D(2), (const int32_t[]){INT32_MAX, INT32_MIN});
   expect(run(g, make_binary(g, "Add", "i32add", i32, i32)), GRAFT_INT32, D(2), (const int32_t[]){-2, 0});
   expect(run(g, op1(g, "Neg", "i32neg", i32)), GRAFT_INT32, D(2), (const int32_t[]){-INT32_MAX, INT32_MIN});
+}
+
+/* Neg flips the sign of zeros and Abs clears it, as TensorFlow's; integer MatMul wraps. */
+static void test_signed_zeros_and_integer_matmul(void **state) {
+  graft_graph *g = *state;
+  graft_op *z = konst(g, "z", GRAFT_FLOAT32, D(2), (const float[]){0.0f, -0.0f});
+  expect(run(g, op1(g, "Neg", "neg", z)), GRAFT_FLOAT32, D(2), (const float[]){-0.0f, 0.0f});
+  expect(run(g, op1(g, "Abs", "abs", z)), GRAFT_FLOAT32, D(2), (const float[]){0.0f, 0.0f});
+  graft_op *zd = konst(g, "zd", GRAFT_FLOAT64, D(1), (const double[]){-0.0});
+  expect(run(g, op1(g, "Neg", "negd", zd)), GRAFT_FLOAT64, D(1), (const double[]){0.0});
+  /* [[INT32_MAX, 1]] @ [[2], [3]]: 2 * INT32_MAX wraps to -2, plus 3. */
+  graft_op *a = konst(g, "a", GRAFT_INT32, D(1, 2), (const int32_t[]){INT32_MAX, 1});
+  graft_op *b = konst(g, "b", GRAFT_INT32, D(2, 1), (const int32_t[]){2, 3});
+  expect(run(g, matmul(g, "mm", a, b, 0, 0)), GRAFT_INT32, D(1, 1), (const int32_t[]){1});
 }
 
 /* ---- complex ---------------------------------------------------------------------------------- */
@@ -239,6 +258,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_bfloat16, setup, teardown),
       cmocka_unit_test_setup_teardown(test_cast_16_bit_floats, setup, teardown),
       cmocka_unit_test_setup_teardown(test_integer_arithmetic_wraps, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_signed_zeros_and_integer_matmul, setup, teardown),
       cmocka_unit_test_setup_teardown(test_complex, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unsupported_dtype_refused_at_construction, setup, teardown),
   };

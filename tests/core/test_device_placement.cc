@@ -4,7 +4,8 @@
 // ops go where their device string asks when that device has a kernel, fall back to the CPU
 // when it has none or does not exist, that each crossing edge is copied once per consumer
 // (host -> device, device -> host) and fetches come back to the host, sequentially and from
-// the parallel engine, and that device types register once.
+// the parallel engine, that state (reference variables) stays on the host, and that device
+// types register once.
 #include <atomic>
 #include <memory>
 #include <string>
@@ -184,6 +185,34 @@ void test_placement_and_copies(void** state) {
   assert_int_equal(to_device.load(), 2);
 }
 
+void test_state_stays_on_the_host(void** state) {
+  (void)state;
+  RegisterTestDevice();
+  // A TensorFlow 1 variable and its Assign asked for TEST run on the CPU (references live on
+  // the host); an AddV2 on TEST reads the variable's value through a copy.
+  Graph g;
+  Node* x = Vector(g, "x", {1, 2, 3});
+  AttrMap t = {{"T", AttrValue::Type(DType::kFloat32)}};
+  Node* var = Op(g, "VariableV2", "var", {}, "/device:TEST:0",
+                 {{"dtype", AttrValue::Type(DType::kFloat32)}, {"shape", AttrValue::Shape(PartialShape({3}))}});
+  Node* assign = Op(g, "Assign", "assign", {{var, 0}, {x, 0}}, "/device:TEST:0", t);
+  Node* sum = Op(g, "AddV2", "sum", {{var, 0}, {x, 0}}, "/device:TEST:0", t);
+  SessionOptions options;
+  options.num_threads = 1;
+  options.rewrites.constant_folding = false;
+  Session s(&g, options);
+  std::vector<Tensor> out;
+  assert_true(s.Run({}, {}, {assign}, &out).ok());
+  ResetCounts();
+  Status st = s.Run({}, {{sum, 0}}, {}, &out);
+  if (!st.ok()) print_error("%s\n", st.message().c_str());
+  assert_true(st.ok());
+  ExpectFloats(out[0], {2, 4, 6});
+  assert_int_equal(device_kernel_runs.load(), 1);
+  assert_int_equal(to_device.load(), 2);  // the variable's value and x
+  assert_int_equal(to_host.load(), 1);    // the fetch
+}
+
 void test_parallel_engine_copies(void** state) {
   (void)state;
   RegisterTestDevice();
@@ -221,6 +250,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(graft::test_registering_device_types),
       cmocka_unit_test(graft::test_placement_and_copies),
+      cmocka_unit_test(graft::test_state_stays_on_the_host),
       cmocka_unit_test(graft::test_parallel_engine_copies),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -173,6 +173,11 @@ _NUMPY = {
     bool._enum: np.bool_, string._enum: np.object_, complex64._enum: np.complex64,
     complex128._enum: np.complex128,
 }
+try:  # NumPy has no bfloat16; TensorFlow takes it from ml_dtypes, and so does graft when it is there
+    import ml_dtypes as _ml_dtypes
+    _NUMPY[bfloat16._enum] = _ml_dtypes.bfloat16
+except ImportError:
+    pass
 _FROM_NUMPY = {np.dtype(v): k for k, v in _NUMPY.items() if v is not np.object_}
 
 _BY_NAME = {d.name: d for d in _ALL.values()}

@@ -683,6 +683,12 @@ def _numpy_of(c_tensor, copy=False):
         raise TypeError(f"Cannot convert a tensor of dtype {dtype.name} to a NumPy array")
     if c_tensor.num_elements() == 0 or c_tensor.data_address() == 0:
         arr = np.zeros(shape, dtype=np_dtype)
+    elif np.dtype(np_dtype).kind == "V":
+        # A dtype NumPy has no type string for (ml_dtypes' bfloat16): exported as its bits.
+        bits = np.dtype("u%d" % np.dtype(np_dtype).itemsize)
+        arr = np.asarray(_ArrayView(c_tensor, bits, shape)).view(np_dtype)
+        if copy:
+            arr = arr.copy()
     else:
         arr = np.asarray(_ArrayView(c_tensor, np_dtype, shape))
         if copy:

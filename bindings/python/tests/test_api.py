@@ -54,6 +54,25 @@ def test_numpy_round_trip_every_numeric_dtype():
         np.testing.assert_array_equal(np.asarray(t), a)
 
 
+def test_float16_and_bfloat16_arithmetic():
+    a = graft.constant(np.array([1.5, 65504], np.float16))
+    b = graft.constant(np.array([0.25, 100], np.float16))
+    r = (a + b).numpy()
+    assert r.dtype == np.float16 and r[0] == 1.75 and np.isinf(r[1])  # rounded back; 65604 overflows
+    assert graft.matmul(graft.reshape(a, [1, 2]), graft.reshape(b, [2, 1])).dtype == graft.float16
+    c = graft.cast(graft.constant([3.14159, 1.0]), graft.bfloat16)
+    assert c.dtype == graft.bfloat16
+    assert list(graft.cast(c * c, graft.float32).numpy()) == [9.875, 1.0]  # 3.140625 ** 2 rounded to bfloat16
+    try:
+        import ml_dtypes
+    except ImportError:  # NumPy alone has no bfloat16
+        with pytest.raises(TypeError, match="bfloat16"):
+            c.numpy()
+    else:
+        assert c.numpy().dtype == ml_dtypes.bfloat16
+        assert graft.constant(c.numpy()).dtype == graft.bfloat16
+
+
 def test_numpy_view_is_zero_copy_and_read_only_numpy_is_a_copy():
     t = graft.constant(np.arange(1000, dtype=np.float32))
     view1, view2 = np.asarray(t), np.asarray(t)
