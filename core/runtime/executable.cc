@@ -23,7 +23,8 @@ std::string Where(const Node& n) { return StrCat(n.type(), " op '", n.name(), "'
 
 // Reads the current value of a reference (a TensorFlow 1 variable).
 Status Deref(const Tensor& t, std::string_view who, Tensor* out) {
-  auto* ref = dynamic_cast<const RefBuffer*>(t.buffer().get());
+  // Only reference dtypes have a RefBuffer (and the cast is the dear part).
+  auto* ref = IsRefDType(t.dtype()) ? dynamic_cast<const RefBuffer*>(t.buffer().get()) : nullptr;
   if (ref == nullptr) {
     *out = t;
     return Status::Ok();
@@ -385,27 +386,39 @@ struct Executable::ParallelRun {
   std::atomic<int64_t> live{0};
   std::atomic<int64_t> peak{0};
   std::atomic<bool> failed{false};
-  std::mutex mu;  // guards queue, remaining, error
+  int workers = 1;
+  std::mutex mu;  // guards queue and error; waiters wait on cv for work or the end
   std::condition_variable cv;
   std::vector<int> queue;
-  int64_t remaining = 0;
+  std::atomic<int64_t> queued{0};     // queue.size(), readable without the lock
+  std::atomic<int64_t> remaining{0};  // steps not yet done
   Status error;
 };
 
-// Runs ready steps until every step of the run is done. A step that makes others ready keeps
-// one for itself (so a chain stays on one thread) and queues the rest for the other workers.
+// Runs ready steps until every step of the run is done. A worker takes a share of the shared
+// queue at once (a batch, so that small ops do not pay a lock each), and a step that makes
+// others ready keeps one for its own thread (so a chain stays on one thread) and queues the
+// rest for the other workers.
 void Executable::Work(const std::shared_ptr<ParallelRun>& st) {
   const Executable& exe = *st->exe;
   std::vector<Tensor>& slots = *st->slots;
-  int k = -1;
+  std::vector<int> local;  // steps this worker has taken, next at the back
   for (;;) {
-    if (k < 0) {
+    if (local.empty()) {
+      // Spin a little before sleeping: in a run of small ops the next ready step (or the end)
+      // is usually microseconds away, and a sleeping thread takes longer than that to wake.
+      SpinUntil([&] { return st->queued.load(std::memory_order_acquire) != 0 || st->remaining.load() == 0; },
+                std::chrono::microseconds(30));
       std::unique_lock lock(st->mu);
-      st->cv.wait(lock, [&] { return !st->queue.empty() || st->remaining == 0; });
+      st->cv.wait(lock, [&] { return !st->queue.empty() || st->remaining.load() == 0; });
       if (st->queue.empty()) return;  // all done
-      k = st->queue.back();
-      st->queue.pop_back();
+      const size_t take = std::max<size_t>(1, st->queue.size() / static_cast<size_t>(2 * st->workers));
+      local.assign(st->queue.end() - static_cast<std::ptrdiff_t>(take), st->queue.end());
+      st->queue.resize(st->queue.size() - take);
+      st->queued.store(static_cast<int64_t>(st->queue.size()), std::memory_order_release);
     }
+    const int k = local.back();
+    local.pop_back();
     const Step& step = exe.steps_[static_cast<size_t>(k)];
     if (!st->failed.load(std::memory_order_relaxed)) {
       Status s = exe.RunStep(step, slots, st->resources, /*parallel=*/true);
@@ -429,24 +442,25 @@ void Executable::Work(const std::shared_ptr<ParallelRun>& st) {
         }
       }
     }
-    int next = -1;
-    std::vector<int> more;
+    bool kept = false;
+    bool shared = false;
     for (int succ : step.successors) {
-      if (st->pending[static_cast<size_t>(succ)].fetch_sub(1) == 1) {
-        if (next < 0) next = succ;
-        else more.push_back(succ);
+      if (st->pending[static_cast<size_t>(succ)].fetch_sub(1) != 1) continue;
+      if (!kept) {
+        local.push_back(succ);
+        kept = true;
+      } else {
+        std::lock_guard lock(st->mu);
+        st->queue.push_back(succ);
+        st->queued.store(static_cast<int64_t>(st->queue.size()), std::memory_order_release);
+        shared = true;
       }
     }
-    {
-      std::lock_guard lock(st->mu);
-      for (int m : more) st->queue.push_back(m);
-      if (--st->remaining == 0) {
-        st->cv.notify_all();
-      } else if (!more.empty()) {
-        st->cv.notify_all();
-      }
+    if (shared) st->cv.notify_all();
+    if (st->remaining.fetch_sub(1) == 1) {
+      std::lock_guard lock(st->mu);  // waiters check remaining under the lock: none misses this
+      st->cv.notify_all();
     }
-    k = next;
   }
 }
 
@@ -461,11 +475,13 @@ Status Executable::RunParallel(std::vector<Tensor>& slots, ResourceMgr* resource
   for (size_t k = 0; k < steps_.size(); ++k) st->pending[k].store(steps_[k].num_predecessors);
   st->readers.reset(new std::atomic<int>[slots.size()]);
   for (size_t s = 0; s < slots.size(); ++s) st->readers[s].store(consumers_[s]);
-  st->remaining = static_cast<int64_t>(steps_.size());
+  st->remaining.store(static_cast<int64_t>(steps_.size()));
+  st->workers = pool->size() + 1;  // the pool's and the calling thread
   st->live.store(const_bytes_);
   st->peak.store(const_bytes_);
   st->queue.assign(initially_ready_.rbegin(), initially_ready_.rend());
-  for (int i = 1; i < pool->size(); ++i) pool->Schedule([st] { Work(st); });
+  st->queued.store(static_cast<int64_t>(st->queue.size()));
+  for (int i = 0; i < pool->size(); ++i) pool->Schedule([st] { Work(st); });
   Work(st);
   // Helpers may still be leaving Work; they hold st, and slots are no longer touched.
   if (stats) {
@@ -495,7 +511,7 @@ Status Executable::Run(const std::vector<Tensor>& feed_values, ResourceMgr* reso
     }
     slots[static_cast<size_t>(feed_slots_[i])] = v;
   }
-  bool parallel = pool != nullptr && pool->size() > 1 && steps_.size() > 16;
+  bool parallel = pool != nullptr && pool->size() > 0 && steps_.size() > 16;
   if (has_control_flow_) {
     GRAFT_RETURN_IF_ERROR(RunFrames(slots, resources, stats));
   } else {

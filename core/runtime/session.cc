@@ -7,7 +7,8 @@ namespace graft {
 Session::Session(const Graph* graph, const SessionOptions& options)
     : graph_(graph), rewrites_(options.rewrites), devices_(DeviceSet::FromRegistry()) {
   int n = options.num_threads > 0 ? options.num_threads : static_cast<int>(std::thread::hardware_concurrency());
-  if (n > 1) pool_ = std::make_unique<ThreadPool>(n);
+  // The calling thread works too: a run on n threads needs n - 1 workers.
+  if (n > 1) pool_ = std::make_unique<ThreadPool>(n - 1);
 }
 
 Session::~Session() = default;

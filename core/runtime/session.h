@@ -30,7 +30,7 @@ class Session {
   ResourceMgr& resources() { return resources_; }
   const Graph& graph() const { return *graph_; }
   const DeviceSet& devices() const { return *devices_; }
-  int num_threads() const { return pool_ ? pool_->size() : 1; }
+  int num_threads() const { return pool_ ? pool_->size() + 1 : 1; }
 
  private:
   Status Prepare(const std::vector<Output>& feeds, const std::vector<Output>& fetches,

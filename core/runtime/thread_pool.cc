@@ -1,5 +1,6 @@
 #include "core/runtime/thread_pool.h"
 
+
 namespace graft {
 
 ThreadPool::ThreadPool(int num_threads) {
@@ -19,12 +20,15 @@ void ThreadPool::Schedule(std::function<void()> fn) {
   {
     std::lock_guard lock(mu_);
     queue_.push_back(std::move(fn));
+    queued_.fetch_add(1, std::memory_order_release);
   }
   cv_.notify_one();
 }
 
 void ThreadPool::Work() {
   for (;;) {
+    // Spin a little before sleeping (see the header).
+    SpinUntil([this] { return queued_.load(std::memory_order_acquire) != 0; }, std::chrono::microseconds(50));
     std::function<void()> fn;
     {
       std::unique_lock lock(mu_);
@@ -32,6 +36,7 @@ void ThreadPool::Work() {
       if (queue_.empty()) return;  // stopping and drained
       fn = std::move(queue_.front());
       queue_.pop_front();
+      queued_.fetch_sub(1, std::memory_order_relaxed);
     }
     fn();
   }
