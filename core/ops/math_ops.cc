@@ -366,6 +366,15 @@ void RegisterMathOps(OpRegistry& r) {
             .SetIsCommutative(),
         EqualityShape);
   }
+  Add(r,
+      OpDefBuilder("AddN")
+          .Input("inputs: N * T")
+          .Output("sum: T")
+          .Attr("N: int >= 1")
+          .Attr("T: {numbertype, variant}")
+          .SetIsCommutative()
+          .SetIsAggregate(),
+      shape_fns::MergeAll);
   Add(r, OpDefBuilder("Select").Input("condition: bool").Input("t: T").Input("e: T").Output("output: T").Attr("T: type"),
       SelectShape);
   Add(r,

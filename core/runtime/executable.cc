@@ -513,7 +513,7 @@ Status Executable::Run(const std::vector<Tensor>& feed_values, ResourceMgr* reso
   }
   bool parallel = pool != nullptr && pool->size() > 0 && steps_.size() > 16;
   if (has_control_flow_) {
-    GRAFT_RETURN_IF_ERROR(RunFrames(slots, resources, stats));
+    GRAFT_RETURN_IF_ERROR(RunFrames(slots, resources, pool, stats));
   } else {
     GRAFT_RETURN_IF_ERROR(parallel ? RunParallel(slots, resources, pool, stats) : RunSequential(slots, resources, stats));
   }

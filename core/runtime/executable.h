@@ -77,7 +77,7 @@ class Executable {
   struct FrameRun;
   Status PrepareFrames(const std::unordered_map<const Node*, int>& step_of,
                        const std::unordered_map<std::string, int>& slot_of_fed);
-  Status RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resources, RunStats* stats) const;
+  Status RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resources, ThreadPool* pool, RunStats* stats) const;
   Status RunSequential(std::vector<Tensor>& slots, ResourceMgr* resources, RunStats* stats) const;
   Status RunParallel(std::vector<Tensor>& slots, ResourceMgr* resources, ThreadPool* pool, RunStats* stats) const;
   Status RunStep(const Step& step, std::vector<Tensor>& slots, ResourceMgr* resources, bool parallel) const;

@@ -3,9 +3,14 @@
 // belong to — and may be dead (the untaken side of a Switch). A node with a dead input
 // produces dead outputs without running; Merge forwards the first live input; Enter moves a
 // value into a child frame, NextIteration to the next iteration, Exit back to the parent.
-// Runs on the calling thread.
+// The bookkeeping is shared under one lock; kernels compute outside it, on the calling
+// thread and (for graphs of more than a few ops) the session pool's workers, so independent
+// ops and, within parallel_iterations' bounds of the graph's own dependencies, iterations
+// overlap.
+#include <condition_variable>
 #include <deque>
 #include <map>
+#include <mutex>
 
 #include "core/runtime/executable.h"
 
@@ -216,8 +221,21 @@ struct Executable::FrameRun {
   }
 };
 
-Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resources, RunStats* stats) const {
-  FrameRun run;
+Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resources, ThreadPool* pool,
+                             RunStats* stats) const {
+  // Shared by the threads working on the run: the frame bookkeeping, guarded by mu. Kernels
+  // compute outside the lock; control-flow ops (cheap) run under it.
+  struct Shared {
+    FrameRun run;
+    std::mutex mu;
+    std::condition_variable cv;
+    int in_flight = 0;  // kernels computing outside the lock
+    int64_t steps_run = 0;
+    Status error;
+    bool Finished() const { return in_flight == 0 && (run.ready.empty() || !error.ok()); }
+  };
+  auto sh = std::make_shared<Shared>();
+  FrameRun& run = sh->run;
   run.exe = this;
   auto root = std::make_unique<FrameRun::Frame>();
   FrameRun::Frame* root_frame = root.get();
@@ -227,16 +245,12 @@ Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resou
     int slot = feed_slots_[i];
     run.Deliver(slot, root_slots[static_cast<size_t>(slot)], false, top);
   }
-  int64_t steps_run = 0;
   const int64_t kMaxSteps = int64_t{1} << 32;  // a runaway loop ends with an error, not a hang
-  while (!run.ready.empty()) {
-    const int k = run.ready.front().first;
-    FrameRun::Iteration* const it = run.ready.front().second;
-    run.ready.pop_front();
-    if (++steps_run > kMaxSteps) return errors::ResourceExhausted("the run did not finish after ", kMaxSteps, " steps");
+
+  // A control-flow op (or a step with a dead input), under the lock.
+  auto control_step = [this, &run](int k, FrameRun::Iteration* it, bool dead) -> Status {
     const Step& s = steps_[static_cast<size_t>(k)];
     const Node& n = *s.node;
-    bool dead = it->dead_input[static_cast<size_t>(k)] != 0;
     std::vector<Tensor> outs(static_cast<size_t>(s.num_outputs));
     std::vector<bool> out_dead(static_cast<size_t>(s.num_outputs), dead);
     auto in = [&](int i) -> const Tensor& { return it->slots[static_cast<size_t>(s.inputs[static_cast<size_t>(i)])]; };
@@ -293,17 +307,61 @@ Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resou
         if (!dead) outs[0] = in(0);
         run.Finish(k, it, outs, out_dead);
         break;
-      case Flow::kNone: {
-        if (!dead) {
-          std::vector<Tensor>& slots = it->slots;
-          GRAFT_RETURN_IF_ERROR(RunStep(s, slots, resources, /*parallel=*/true));
-          for (int i = 0; i < s.num_outputs; ++i) outs[static_cast<size_t>(i)] = slots[static_cast<size_t>(s.first_output + i)];
-        }
+      case Flow::kNone:  // a dead op: its outputs are dead
         run.Finish(k, it, outs, out_dead);
         break;
-      }
     }
+    return Status::Ok();
+  };
+
+  // Takes ready steps until the run is finished (or failed). Kernels run outside the lock, so
+  // several workers compute independent ops (and iterations) at once.
+  auto work = [this, resources, control_step, kMaxSteps](const std::shared_ptr<Shared>& shared) {
+    Shared& st = *shared;
+    std::unique_lock lock(st.mu);
+    for (;;) {
+      st.cv.wait(lock, [&] { return st.Finished() || (!st.run.ready.empty() && st.error.ok()); });
+      if (st.Finished()) {
+        st.cv.notify_all();
+        return;
+      }
+      const int k = st.run.ready.front().first;
+      FrameRun::Iteration* const it = st.run.ready.front().second;
+      st.run.ready.pop_front();
+      if (++st.steps_run > kMaxSteps) {
+        st.error = errors::ResourceExhausted("the run did not finish after ", kMaxSteps, " steps");
+        continue;
+      }
+      const Step& s = steps_[static_cast<size_t>(k)];
+      const bool dead = it->dead_input[static_cast<size_t>(k)] != 0;
+      Status result;
+      if (s.flow == Flow::kNone && !dead) {
+        ++st.in_flight;
+        lock.unlock();
+        result = RunStep(s, it->slots, resources, /*parallel=*/true);
+        std::vector<Tensor> outs(static_cast<size_t>(s.num_outputs));
+        if (result.ok()) {
+          for (int i = 0; i < s.num_outputs; ++i) outs[static_cast<size_t>(i)] = it->slots[static_cast<size_t>(s.first_output + i)];
+        }
+        lock.lock();
+        --st.in_flight;
+        if (result.ok()) st.run.Finish(k, it, outs, std::vector<bool>(static_cast<size_t>(s.num_outputs), false));
+      } else {
+        result = control_step(k, it, dead);
+      }
+      if (!result.ok() && st.error.ok()) st.error = result;
+      if (!st.run.ready.empty() || st.Finished()) st.cv.notify_all();
+    }
+  };
+
+  // Many steps and a pool: the pool's workers join the calling thread.
+  if (pool != nullptr && pool->size() > 0 && steps_.size() > 16) {
+    for (int i = 0; i < pool->size(); ++i) pool->Schedule([sh, work] { work(sh); });
   }
+  work(sh);
+  // Helpers may still be leaving work(); they hold sh and touch nothing else.
+  std::lock_guard lock(sh->mu);
+  GRAFT_RETURN_IF_ERROR(sh->error);
   for (size_t i = 0; i < fetch_slots_.size(); ++i) {
     int slot = fetch_slots_[i];
     if (top->dead_slot[static_cast<size_t>(slot)] || !top->slots[static_cast<size_t>(slot)].valid()) {
@@ -314,7 +372,7 @@ Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resou
     root_slots[static_cast<size_t>(slot)] = top->slots[static_cast<size_t>(slot)];
   }
   if (stats) {
-    stats->nodes_run = steps_run;
+    stats->nodes_run = sh->steps_run;
     stats->peak_bytes = -1;  // not measured by the frame engine
   }
   return Status::Ok();

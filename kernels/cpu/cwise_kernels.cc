@@ -1,5 +1,6 @@
 // CPU kernels for elementwise ops: binary ops with numpy broadcasting and unary ops, each a
 // template over the element type and a functor.
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <type_traits>
@@ -74,6 +75,38 @@ class UnaryKernel : public OpKernel {
   }
 };
 
+// AddN: the elementwise sum of N tensors of one shape (integers wrap).
+template <typename T>
+class AddNKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  bool IsCheap() const override { return true; }
+  Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& first = ctx.input(0);
+    for (int i = 1; i < ctx.num_inputs(); ++i) {
+      if (ctx.input(i).dims() != first.dims()) {
+        return errors::InvalidArgument("inputs must have the same shape: input 0 is ", ShapeText(first.dims()),
+                                       ", input ", i, " is ", ShapeText(ctx.input(i).dims()));
+      }
+    }
+    Tensor* out = nullptr;
+    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DTypeOf<T>(), first.dims(), &out, 0));
+    const int64_t n = first.num_elements();
+    T* po = out->data<T>();
+    if (po != first.data<T>()) std::copy_n(first.data<T>(), n, po);
+    for (int i = 1; i < ctx.num_inputs(); ++i) {
+      const T* pi = ctx.input(i).data<T>();
+      for (int64_t j = 0; j < n; ++j) po[j] = WrapAdd(po[j], pi[j]);
+    }
+    return Status::Ok();
+  }
+};
+
+template <typename... Ts>
+void RegisterAddN(KernelRegistry& r) {
+  ((void)r.Register("AddN", kDeviceCpu, "T", {DTypeOf<Ts>()}, MakeFactory<AddNKernel<Ts>>()), ...);
+}
+
 // Integer Add, Sub and Mul wrap (kernel_util.h).
 struct AddF { template <typename T> T operator()(T a, T b) const { return WrapAdd(a, b); } };
 struct SubF { template <typename T> T operator()(T a, T b) const { return WrapSub(a, b); } };
@@ -132,6 +165,7 @@ void Unary(KernelRegistry& r, const char* op) {
 #define GRAFT_COMPLEX std::complex<float>, std::complex<double>
 
 void RegisterCwiseKernels(KernelRegistry& r) {
+  RegisterAddN<float, double, GRAFT_INTS, GRAFT_COMPLEX>(r);
   Binary<AddF, float, double, GRAFT_INTS, GRAFT_COMPLEX>(r, "AddV2");
   Binary<AddF, float, double, GRAFT_INTS, GRAFT_COMPLEX>(r, "Add");
   Binary<SubF, float, double, GRAFT_INTS, GRAFT_COMPLEX>(r, "Sub");

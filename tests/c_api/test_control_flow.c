@@ -1,5 +1,7 @@
 /* TensorFlow 1 control flow in the executor: a loop that sums 1..N, a nested loop, a cond,
- * dead branches, and loop-invariant values. Graphs are built as TensorFlow 1 builds them. */
+ * dead branches, loop-invariant values, and loops run on several threads and from several
+ * callers at once. Graphs are built as TensorFlow 1 builds them. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -192,6 +194,53 @@ static void test_nested_loop(void **state) {
   graft_session_free(s);
 }
 
+/* Eight independent loops (frames loop0..loop7, loop k starting its sum at k) added up: the
+ * frame engine runs them on 1, 2 and 4 threads, and the 4-thread session from 4 callers at
+ * once, with the same result. */
+struct parallel_loops {
+  graft_session *s;
+  graft_op *total, *n;
+};
+
+static void *run_loops(void *p) {
+  struct parallel_loops *pl = p;
+  for (int i = 0; i < 20; ++i) assert_int_equal(run_int(pl->s, pl->total, pl->n, 50), 8 * 1275 + 28);
+  return NULL;
+}
+
+static void test_loops_on_many_threads(void **state) {
+  graft_graph *g = *state;
+  graft_op *n = make_placeholder(g, "n", GRAFT_INT32, NULL, 0);
+  graft_output sums[8];
+  for (int k = 0; k < 8; ++k) {
+    char prefix[16], start[16];
+    snprintf(prefix, sizeof prefix, "loop%d", k);
+    snprintf(start, sizeof start, "start%d", k);
+    graft_op *s0 = int_const(g, start, k, NULL);
+    sums[k] = OUT(sum_loop(g, prefix, OUT(n, 0), OUT(s0, 0), prefix, NULL), 0);
+  }
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, g, "AddN", "total"));
+  GT_OK(graft_op_desc_add_input_list(d, sums, 8));
+  graft_op *total = NULL;
+  GT_OK(graft_op_desc_finish(&total, d));
+  for (int threads = 1; threads <= 4; threads *= 2) {
+    graft_session_options o = GRAFT_SESSION_OPTIONS_INIT;
+    o.num_threads = threads;
+    graft_session *s = NULL;
+    GT_OK(graft_session_new(&s, g, &o));
+    assert_int_equal(run_int(s, total, n, 50), 8 * 1275 + 28);
+    assert_int_equal(run_int(s, total, n, 0), 28); /* no iteration: the starts */
+    if (threads == 4) {
+      struct parallel_loops pl = {s, total, n};
+      pthread_t th[4];
+      for (int i = 0; i < 4; ++i) assert_int_equal(pthread_create(&th[i], NULL, run_loops, &pl), 0);
+      for (int i = 0; i < 4; ++i) pthread_join(th[i], NULL);
+    }
+    graft_session_free(s);
+  }
+}
+
 /* cond(x > 0, x * 2, -x) with Switch and Merge: only the taken branch runs. */
 static void test_cond(void **state) {
   graft_graph *g = *state;
@@ -248,6 +297,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_loop_sums_1_to_n, setup, teardown),
       cmocka_unit_test_setup_teardown(test_nested_loop, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_loops_on_many_threads, setup, teardown),
       cmocka_unit_test_setup_teardown(test_cond, setup, teardown),
       cmocka_unit_test_setup_teardown(test_update_merge_input_errors, setup, teardown),
   };

@@ -1,7 +1,7 @@
 /* Kernels across dtypes: float16 and bfloat16 computed in float32 and rounded to nearest even
  * (elementwise ops with broadcasting, MatMul, Conv2D, Sum, Cast with its rounding, overflow,
  * subnormal, NaN and Truncate cases), wrapping arithmetic on the narrow and unsigned integer
- * types, complex arithmetic and MatMul, and graph construction refusing a dtype no kernel
+ * types, AddN, complex arithmetic and MatMul, and graph construction refusing a dtype no kernel
  * takes. 16-bit expected values are bit patterns computed with NumPy (float16) and ml_dtypes
  * (bfloat16) from the float32 results; the others are worked out by hand. */
 #include <math.h>
@@ -189,6 +189,37 @@ static void test_signed_zeros_and_integer_matmul(void **state) {
   expect(run(g, matmul(g, "mm", a, b, 0, 0)), GRAFT_INT32, D(1, 1), (const int32_t[]){1});
 }
 
+/* AddN: the sum of a list of same-shape tensors, in every arithmetic dtype. */
+static graft_op *add_n(graft_graph *g, const char *name, graft_op *const *ops, int n) {
+  graft_output ins[8];
+  for (int i = 0; i < n; ++i) ins[i] = (graft_output){ops[i], 0};
+  graft_op_desc *d = desc(g, "AddN", name);
+  GT_OK(graft_op_desc_add_input_list(d, ins, n));
+  return fin(d);
+}
+
+static void test_add_n(void **state) {
+  graft_graph *g = *state;
+  graft_op *a = konst(g, "a", GRAFT_FLOAT32, D(2), (const float[]){1, 2});
+  graft_op *b = konst(g, "b", GRAFT_FLOAT32, D(2), (const float[]){10, 20});
+  expect(run(g, add_n(g, "sum3", (graft_op *[]){a, b, a}, 3)), GRAFT_FLOAT32, D(2), (const float[]){12, 24});
+  expect(run(g, add_n(g, "sum1", (graft_op *[]){b}, 1)), GRAFT_FLOAT32, D(2), (const float[]){10, 20});
+  graft_op *i8 = konst(g, "i8", GRAFT_INT8, D(2), (const int8_t[]){100, -100});
+  expect(run(g, add_n(g, "wrap", (graft_op *[]){i8, i8}, 2)), GRAFT_INT8, D(2), (const int8_t[]){-56, 56});
+  graft_op *h = konst(g, "h", GRAFT_FLOAT16, D(1), (const uint16_t[]){0x3e00}); /* 1.5 */
+  expect(run(g, add_n(g, "half", (graft_op *[]){h, h, h}, 3)), GRAFT_FLOAT16, D(1), (const uint16_t[]){0x4480}); /* 4.5 */
+  /* Shapes known to differ are refused when the op is made; known only at run time, then. */
+  graft_op *c = konst(g, "c", GRAFT_FLOAT32, D(3), (const float[]){1, 2, 3});
+  graft_op_desc *d = desc(g, "AddN", "bad");
+  GT_OK(graft_op_desc_add_input_list(d, (graft_output[]){{a, 0}, {c, 0}}, 2));
+  graft_op *out = NULL;
+  GT_ERR(GRAFT_ESHAPE, graft_op_desc_finish(&out, d), "AddN op 'bad'");
+  graft_op *p = ph(g, "p", GRAFT_FLOAT32);
+  graft_op *late = add_n(g, "late", (graft_op *[]){a, p}, 2);
+  expect_error(g, late, p, tensor(GRAFT_FLOAT32, D(3), (const float[]){1, 2, 3}), GRAFT_EINVAL, "AddN op 'late'",
+               "same shape");
+}
+
 /* ---- complex ---------------------------------------------------------------------------------- */
 
 static void test_complex(void **state) {
@@ -259,6 +290,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_cast_16_bit_floats, setup, teardown),
       cmocka_unit_test_setup_teardown(test_integer_arithmetic_wraps, setup, teardown),
       cmocka_unit_test_setup_teardown(test_signed_zeros_and_integer_matmul, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_add_n, setup, teardown),
       cmocka_unit_test_setup_teardown(test_complex, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unsupported_dtype_refused_at_construction, setup, teardown),
   };
