@@ -7,6 +7,9 @@
 // thread and (for graphs of more than a few ops) the session pool's workers, so independent
 // ops and, within parallel_iterations' bounds of the graph's own dependencies, iterations
 // overlap.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -232,7 +235,9 @@ Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resou
     int in_flight = 0;  // kernels computing outside the lock
     int64_t steps_run = 0;
     Status error;
+    std::atomic<bool> wake{false};  // (for spinning waiters) work is ready or the run is over
     bool Finished() const { return in_flight == 0 && (run.ready.empty() || !error.ok()); }
+    bool CanWork() const { return !run.ready.empty() && error.ok(); }
   };
   auto sh = std::make_shared<Shared>();
   FrameRun& run = sh->run;
@@ -314,13 +319,33 @@ Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resou
     return Status::Ok();
   };
 
+  // This thread takes the next ready step itself; others are woken only for an expensive
+  // kernel among the rest (as TensorFlow's executor runs inexpensive ops inline): a loop of
+  // scalar ops then stays on one thread, where hand-offs would cost more than the ops.
+  auto worth_sharing = [this](const std::deque<std::pair<int, FrameRun::Iteration*>>& ready) {
+    const size_t n = std::min<size_t>(ready.size(), 9);
+    for (size_t i = 1; i < n; ++i) {
+      const Step& s = steps_[static_cast<size_t>(ready[i].first)];
+      if (s.flow == Flow::kNone && s.kernel != nullptr && !s.kernel->IsCheap()) return true;
+    }
+    return false;
+  };
+
   // Takes ready steps until the run is finished (or failed). Kernels run outside the lock, so
   // several workers compute independent ops (and iterations) at once.
-  auto work = [this, resources, control_step, kMaxSteps](const std::shared_ptr<Shared>& shared) {
+  auto work = [this, resources, control_step, worth_sharing, kMaxSteps](const std::shared_ptr<Shared>& shared) {
     Shared& st = *shared;
     std::unique_lock lock(st.mu);
     for (;;) {
-      st.cv.wait(lock, [&] { return st.Finished() || (!st.run.ready.empty() && st.error.ok()); });
+      if (!st.Finished() && !st.CanWork()) {
+        // Spin a little before sleeping: the next step is usually microseconds away, and a
+        // sleeping thread takes longer than that to wake.
+        st.wake.store(false, std::memory_order_relaxed);
+        lock.unlock();
+        SpinUntil([&] { return st.wake.load(std::memory_order_acquire); }, std::chrono::microseconds(20));
+        lock.lock();
+      }
+      st.cv.wait(lock, [&] { return st.Finished() || st.CanWork(); });
       if (st.Finished()) {
         st.cv.notify_all();
         return;
@@ -350,12 +375,21 @@ Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resou
         result = control_step(k, it, dead);
       }
       if (!result.ok() && st.error.ok()) st.error = result;
-      if (!st.run.ready.empty() || st.Finished()) st.cv.notify_all();
+      // This thread takes the next ready step itself: wake the others only for more than that
+      // (a loop's chain of steps then stays on one thread without wake-ups), or at the end.
+      if (st.Finished() || worth_sharing(st.run.ready)) {
+        st.wake.store(true, std::memory_order_release);
+        st.cv.notify_all();
+      }
     }
   };
 
-  // Many steps and a pool: the pool's workers join the calling thread.
-  if (pool != nullptr && pool->size() > 0 && steps_.size() > 16) {
+  // Many steps, some of them expensive, and a pool: the pool's workers join the calling thread.
+  // (A graph of cheap ops only, such as a loop over scalars, runs faster on one thread.)
+  const bool any_expensive = std::any_of(steps_.begin(), steps_.end(), [](const Step& s) {
+    return s.flow == Flow::kNone && s.kernel != nullptr && !s.kernel->IsCheap();
+  });
+  if (pool != nullptr && pool->size() > 0 && steps_.size() > 16 && any_expensive) {
     for (int i = 0; i < pool->size(); ++i) pool->Schedule([sh, work] { work(sh); });
   }
   work(sh);

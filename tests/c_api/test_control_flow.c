@@ -194,23 +194,87 @@ static void test_nested_loop(void **state) {
   graft_session_free(s);
 }
 
-/* Eight independent loops (frames loop0..loop7, loop k starting its sum at k) added up: the
- * frame engine runs them on 1, 2 and 4 threads, and the 4-thread session from 4 callers at
- * once, with the same result. */
+static graft_op *f32_const(graft_graph *g, const char *name, const int64_t *dims, int ndims, const float *v, int n) {
+  graft_tensor *t = NULL;
+  GT_OK(graft_tensor_new(&t, GRAFT_FLOAT32, dims, ndims, v, sizeof(float) * (size_t)n));
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, g, "Const", name));
+  GT_OK(graft_op_desc_set_attr_tensor(d, "value", t));
+  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
+  graft_tensor_free(t);
+  graft_op *op = NULL;
+  GT_OK(graft_op_desc_finish(&op, d));
+  return op;
+}
+
+/*
+ * for i in 1..n: x = x @ [[1, 1], [0, 1]]   (x = [[1, k]]): x ends as [[1, k + n]]. MatMul is
+ * not a cheap kernel, so the frame engine shares this graph's work with the pool.
+ */
+static graft_op *matmul_loop(graft_graph *g, const char *prefix, graft_output outer_n, int k) {
+  char name[64];
+#define N(suffix) (snprintf(name, sizeof name, "%s/%s", prefix, suffix), name)
+  const int64_t row[2] = {1, 2}, square[2] = {2, 2};
+  graft_op *x0 = f32_const(g, N("x0"), row, 2, (const float[]){1, (float)k}, 2);
+  graft_op *a = f32_const(g, N("a"), square, 2, (const float[]){1, 1, 0, 1}, 4);
+  graft_op *i0 = int_const(g, N("i0"), 1, NULL);
+  graft_op *ie = enter(g, N("i_enter"), OUT(i0, 0), prefix, 0);
+  graft_op *xe = enter(g, N("x_enter"), OUT(x0, 0), prefix, 0);
+  graft_op *ne = enter(g, N("n_enter"), outer_n, prefix, 1);
+  graft_op *ae = enter(g, N("a_enter"), OUT(a, 0), prefix, 1);
+  graft_op *im = merge2(g, N("i_merge"), OUT(ie, 0), OUT(ie, 0));
+  graft_op *xm = merge2(g, N("x_merge"), OUT(xe, 0), OUT(xe, 0));
+  graft_op *cond = binary(g, "LessEqual", N("cond"), OUT(im, 0), OUT(ne, 0));
+  graft_op *lc = unary(g, "LoopCond", N("loop_cond"), OUT(cond, 0));
+  graft_op *isw = binary(g, "Switch", N("i_switch"), OUT(im, 0), OUT(lc, 0));
+  graft_op *xsw = binary(g, "Switch", N("x_switch"), OUT(xm, 0), OUT(lc, 0));
+  graft_op *xx = unary(g, "Exit", N("x_exit"), OUT(xsw, 0));
+  graft_op *ib = unary(g, "Identity", N("i_body"), OUT(isw, 1));
+  graft_op *one = int_const(g, N("one"), 1, ib);
+  graft_op *inew = binary(g, "AddV2", N("i_new"), OUT(ib, 0), OUT(one, 0));
+  graft_op *xnew = binary(g, "MatMul", N("x_new"), OUT(xsw, 1), OUT(ae, 0));
+  graft_op *inext = unary(g, "NextIteration", N("i_next"), OUT(inew, 0));
+  graft_op *xnext = unary(g, "NextIteration", N("x_next"), OUT(xnew, 0));
+  GT_OK(graft_graph_update_merge_input(g, im, 1, OUT(inext, 0)));
+  GT_OK(graft_graph_update_merge_input(g, xm, 1, OUT(xnext, 0)));
+#undef N
+  return xx;
+}
+
+/* Eight independent loops (frames loop0..loop7): scalar sums, which run on the calling thread,
+ * and MatMul loops, whose work the pool shares; on 1, 2 and 4 threads, and the 4-thread session
+ * from 4 callers at once, with the same results. */
 struct parallel_loops {
   graft_session *s;
   graft_op *total, *n;
+  graft_op *mat[8];
 };
 
+static void check_loops(const struct parallel_loops *pl, int32_t n) {
+  assert_int_equal(run_int(pl->s, pl->total, pl->n, n), 8 * (n * (n + 1) / 2) + 28);
+  graft_tensor *v = NULL;
+  GT_OK(graft_tensor_new(&v, GRAFT_INT32, NULL, 0, &n, sizeof n));
+  graft_output fetch[8], feed = {pl->n, 0};
+  for (int k = 0; k < 8; ++k) fetch[k] = (graft_output){pl->mat[k], 0};
+  graft_tensor *out[8];
+  GT_OK(graft_session_run(out, pl->s, fetch, 8, &feed, &v, 1, NULL, 0));
+  for (int k = 0; k < 8; ++k) {
+    const float *x = graft_tensor_data(out[k]);
+    assert_true(x[0] == 1.0f && x[1] == (float)(k + n));
+    graft_tensor_free(out[k]);
+  }
+  graft_tensor_free(v);
+}
+
 static void *run_loops(void *p) {
-  struct parallel_loops *pl = p;
-  for (int i = 0; i < 20; ++i) assert_int_equal(run_int(pl->s, pl->total, pl->n, 50), 8 * 1275 + 28);
+  for (int i = 0; i < 20; ++i) check_loops(p, 30 + i);
   return NULL;
 }
 
 static void test_loops_on_many_threads(void **state) {
   graft_graph *g = *state;
   graft_op *n = make_placeholder(g, "n", GRAFT_INT32, NULL, 0);
+  struct parallel_loops pl = {NULL, NULL, n, {NULL}};
   graft_output sums[8];
   for (int k = 0; k < 8; ++k) {
     char prefix[16], start[16];
@@ -218,26 +282,25 @@ static void test_loops_on_many_threads(void **state) {
     snprintf(start, sizeof start, "start%d", k);
     graft_op *s0 = int_const(g, start, k, NULL);
     sums[k] = OUT(sum_loop(g, prefix, OUT(n, 0), OUT(s0, 0), prefix, NULL), 0);
+    snprintf(prefix, sizeof prefix, "mat%d", k);
+    pl.mat[k] = matmul_loop(g, prefix, OUT(n, 0), k);
   }
   graft_op_desc *d = NULL;
   GT_OK(graft_op_desc_new(&d, g, "AddN", "total"));
   GT_OK(graft_op_desc_add_input_list(d, sums, 8));
-  graft_op *total = NULL;
-  GT_OK(graft_op_desc_finish(&total, d));
+  GT_OK(graft_op_desc_finish(&pl.total, d));
   for (int threads = 1; threads <= 4; threads *= 2) {
     graft_session_options o = GRAFT_SESSION_OPTIONS_INIT;
     o.num_threads = threads;
-    graft_session *s = NULL;
-    GT_OK(graft_session_new(&s, g, &o));
-    assert_int_equal(run_int(s, total, n, 50), 8 * 1275 + 28);
-    assert_int_equal(run_int(s, total, n, 0), 28); /* no iteration: the starts */
+    GT_OK(graft_session_new(&pl.s, g, &o));
+    check_loops(&pl, 50);
+    check_loops(&pl, 0); /* no iteration: the starting values */
     if (threads == 4) {
-      struct parallel_loops pl = {s, total, n};
       pthread_t th[4];
       for (int i = 0; i < 4; ++i) assert_int_equal(pthread_create(&th[i], NULL, run_loops, &pl), 0);
       for (int i = 0; i < 4; ++i) pthread_join(th[i], NULL);
     }
-    graft_session_free(s);
+    graft_session_free(pl.s);
   }
 }
 
