@@ -1,7 +1,7 @@
 /*
  * bench_executor: the cost of running graphs through a session, against baselines measured
- * in the same run: per-op overhead on a chain of scalar adds; 100 independent small ops on 1
- * and 2 threads; MatMul against a direct cblas_sgemm; an MLP 784-512-512-10 against its kernels
+ * in the same run: per-op overhead on a chain of scalar adds; a callable against
+ * graft_session_run; 100 independent small ops on 1 and 2 threads (and from 2 callers); MatMul against a direct cblas_sgemm; an MLP 784-512-512-10 against its kernels
  * called directly; the MLP's peak memory against its weights plus its largest activation.
  */
 #include <math.h>
@@ -117,6 +117,43 @@ static void bench_chain(void) {
   }
   double base = (now_ns() - t0) / 2000;
   printf("%-44s %12.1f %14.1f %10.1f\n", "chain of 1000 scalar AddV2, 1 thread (ns/op)", ns / N, base / N, ns / base);
+  graft_tensor_free(xt);
+  graft_session_free(s);
+  graft_graph_free(g);
+}
+
+/* The per-run cost of a one-op graph: a callable (prepared once) against graft_session_run
+ * (which looks the prepared run up by its feeds and fetches on every call). */
+static void bench_callable(void) {
+  graft_graph *g = NULL;
+  CHECK(graft_graph_new(&g));
+  float one = 1.0f;
+  graft_op *x = placeholder(g, "x", NULL, 0);
+  graft_op *y = op2(g, "AddV2", x, constant(g, "one", NULL, 0, &one));
+  graft_session_options opts = GRAFT_SESSION_OPTIONS_INIT;
+  opts.num_threads = 1;
+  graft_session *s = NULL;
+  CHECK(graft_session_new(&s, g, &opts));
+  graft_tensor *xt = NULL;
+  CHECK(graft_tensor_new(&xt, GRAFT_FLOAT32, NULL, 0, &one, sizeof one));
+  graft_output feed = {x, 0}, fetch = {y, 0};
+  graft_callable *c = NULL;
+  CHECK(graft_session_make_callable(&c, s, &feed, 1, &fetch, 1, NULL, 0));
+  enum { kIters = 100000 };
+  double via_run = 1e300, via_callable = 1e300;
+  for (int round = 0; round < kInterleavedRounds; ++round) {
+    via_run = fmin(via_run, time_rounds(s, &fetch, 1, &feed, &xt, 1, kIters, 1));
+    double t0 = now_ns();
+    for (int i = 0; i < kIters; ++i) {
+      graft_tensor *out = NULL;
+      CHECK(graft_callable_run(&out, c, &xt, 1));
+      graft_tensor_free(out);
+    }
+    via_callable = fmin(via_callable, (now_ns() - t0) / kIters);
+  }
+  printf("%-44s %12.0f %14.0f %10.2f\n", "1-op graph, ns/run: callable vs session_run", via_callable, via_run,
+         via_run / via_callable);
+  graft_callable_free(c);
   graft_tensor_free(xt);
   graft_session_free(s);
   graft_graph_free(g);
@@ -360,6 +397,7 @@ static void bench_mlp(void) {
 int main(void) {
   printf("%-44s %12s %14s %10s\n", "case", "graft", "baseline", "ratio");
   bench_chain();
+  bench_callable();
   bench_independent(64);
   bench_independent(1024);
   bench_matmul(256);

@@ -58,6 +58,14 @@ struct graft_session {
   bool track_memory;
 };
 
+// A run prepared once (graft_session_make_callable); it borrows its session.
+struct graft_callable {
+  graft_session* session = nullptr;
+  std::shared_ptr<const graft::Executable> exe;
+  int num_feeds = 0;
+  int num_fetches = 0;
+};
+
 struct graft_op_desc {
   graft_graph* graph = nullptr;
   graft::NodeSpec spec;

@@ -95,6 +95,70 @@ GRAFT_API int graft_session_run(graft_tensor** out_values, graft_session* sessio
   });
 }
 
+GRAFT_API int graft_session_make_callable(graft_callable** out, graft_session* session, const graft_output* feeds,
+                                          int nfeeds, const graft_output* fetches, int nfetches,
+                                          graft_op* const* targets, int ntargets) {
+  return Guard("graft_session_make_callable", [&]() -> Status {
+    GRAFT_CHECK_ARG(out);
+    GRAFT_CHECK_ARG(session);
+    if (nfetches < 0 || nfeeds < 0 || ntargets < 0) return graft::errors::InvalidArgument("a count is negative");
+    if (nfetches > 0) GRAFT_CHECK_ARG(fetches);
+    if (nfeeds > 0) GRAFT_CHECK_ARG(feeds);
+    if (ntargets > 0) GRAFT_CHECK_ARG(targets);
+    std::vector<graft::Output> f, fe;
+    for (int i = 0; i < nfeeds; ++i) {
+      GRAFT_RETURN_IF_ERROR(graft::capi::CheckOutput(feeds[i], nullptr, graft::StrCat("feed ", i)));
+      f.push_back(FromC(feeds[i]));
+    }
+    for (int i = 0; i < nfetches; ++i) {
+      GRAFT_RETURN_IF_ERROR(graft::capi::CheckOutput(fetches[i], nullptr, graft::StrCat("fetch ", i)));
+      fe.push_back(FromC(fetches[i]));
+    }
+    std::vector<const graft::Node*> t;
+    for (int i = 0; i < ntargets; ++i) {
+      if (targets[i] == nullptr) return graft::errors::InvalidArgument("target ", i, " is NULL");
+      t.push_back(FromC(targets[i]));
+    }
+    auto c = std::make_unique<graft_callable>();
+    GRAFT_RETURN_IF_ERROR(session->session.MakeCallable(f, fe, t, &c->exe));
+    c->session = session;
+    c->num_feeds = nfeeds;
+    c->num_fetches = nfetches;
+    *out = c.release();
+    return Status::Ok();
+  });
+}
+
+GRAFT_API int graft_callable_run(graft_tensor** out_values, graft_callable* callable, graft_tensor* const* feed_values,
+                                 int nfeeds) {
+  return Guard("graft_callable_run", [&]() -> Status {
+    GRAFT_CHECK_ARG(callable);
+    if (nfeeds != callable->num_feeds) {
+      return graft::errors::InvalidArgument(nfeeds, " feed values for a callable of ", callable->num_feeds, " feeds");
+    }
+    if (nfeeds > 0) GRAFT_CHECK_ARG(feed_values);
+    if (callable->num_fetches > 0) GRAFT_CHECK_ARG(out_values);
+    std::vector<graft::Tensor> f;
+    f.reserve(static_cast<size_t>(nfeeds));
+    for (int i = 0; i < nfeeds; ++i) {
+      if (feed_values[i] == nullptr) return graft::errors::InvalidArgument("feed value ", i, " is NULL");
+      f.push_back(feed_values[i]->tensor);
+    }
+    std::vector<graft::Tensor> values;
+    graft::RunStats stats;
+    graft_session* s = callable->session;
+    GRAFT_RETURN_IF_ERROR(s->session.RunCallable(*callable->exe, f, &values, &stats, s->track_memory));
+    std::vector<std::unique_ptr<graft_tensor>> handles;
+    for (graft::Tensor& v : values) handles.push_back(std::make_unique<graft_tensor>(std::move(v)));
+    for (size_t i = 0; i < handles.size(); ++i) out_values[i] = handles[i].release();
+    last_peak_bytes = s->track_memory ? stats.peak_bytes : -1;
+    last_ops_run = stats.nodes_run;
+    return Status::Ok();
+  });
+}
+
+GRAFT_API void graft_callable_free(graft_callable* callable) { delete callable; }
+
 GRAFT_API int64_t graft_session_last_ops_run(const graft_session* session) { return session ? last_ops_run : 0; }
 
 GRAFT_API int64_t graft_session_last_peak_bytes(const graft_session* session) {

@@ -50,15 +50,10 @@ Status Session::Prepare(const std::vector<Output>& feeds, const std::vector<Outp
   return Status::Ok();
 }
 
-Status Session::Run(const std::vector<std::pair<Output, Tensor>>& feeds, const std::vector<Output>& fetches,
-                    const std::vector<const Node*>& targets, std::vector<Tensor>* outputs, RunStats* stats,
-                    bool track_memory) {
-  std::vector<Output> feed_tensors;
-  std::vector<Tensor> feed_values;
-  for (const auto& [t, v] : feeds) {
+Status Session::MakeCallable(const std::vector<Output>& feeds, const std::vector<Output>& fetches,
+                             const std::vector<const Node*>& targets, std::shared_ptr<const Executable>* out) {
+  for (const Output& t : feeds) {
     if (t.node == nullptr || t.node->graph() != graph_) return errors::InvalidArgument("a feed is not a tensor of the graph");
-    feed_tensors.push_back(t);
-    feed_values.push_back(v);
   }
   for (const Output& f : fetches) {
     if (f.node == nullptr || f.node->graph() != graph_) return errors::InvalidArgument("a fetch is not a tensor of the graph");
@@ -67,11 +62,28 @@ Status Session::Run(const std::vector<std::pair<Output, Tensor>>& feeds, const s
     if (t == nullptr || t->graph() != graph_) return errors::InvalidArgument("a target is not an op of the graph");
   }
   if (fetches.empty() && targets.empty()) return errors::InvalidArgument("nothing to run: no fetches and no targets");
-  std::shared_ptr<const Executable> exe;
-  GRAFT_RETURN_IF_ERROR(Prepare(feed_tensors, fetches, targets, &exe));
-  GRAFT_RETURN_IF_ERROR(exe->Run(feed_values, &resources_, pool_.get(), outputs, track_memory ? stats : nullptr));
-  if (stats) stats->nodes_run = static_cast<int64_t>(exe->num_nodes());
+  return Prepare(feeds, fetches, targets, out);
+}
+
+Status Session::RunCallable(const Executable& exe, const std::vector<Tensor>& feed_values,
+                            std::vector<Tensor>* outputs, RunStats* stats, bool track_memory) {
+  GRAFT_RETURN_IF_ERROR(exe.Run(feed_values, &resources_, pool_.get(), outputs, track_memory ? stats : nullptr));
+  if (stats) stats->nodes_run = static_cast<int64_t>(exe.num_nodes());
   return Status::Ok();
+}
+
+Status Session::Run(const std::vector<std::pair<Output, Tensor>>& feeds, const std::vector<Output>& fetches,
+                    const std::vector<const Node*>& targets, std::vector<Tensor>* outputs, RunStats* stats,
+                    bool track_memory) {
+  std::vector<Output> feed_tensors;
+  std::vector<Tensor> feed_values;
+  for (const auto& [t, v] : feeds) {
+    feed_tensors.push_back(t);
+    feed_values.push_back(v);
+  }
+  std::shared_ptr<const Executable> exe;
+  GRAFT_RETURN_IF_ERROR(MakeCallable(feed_tensors, fetches, targets, &exe));
+  return RunCallable(*exe, feed_values, outputs, stats, track_memory);
 }
 
 }  // namespace graft

@@ -27,6 +27,14 @@ class Session {
              const std::vector<const Node*>& targets, std::vector<Tensor>* outputs, RunStats* stats = nullptr,
              bool track_memory = false);
 
+  // A run prepared once for fixed feeds, fetches and targets (TensorFlow's MakeCallable):
+  // RunCallable then only runs kernels, without looking the run up. The executable stays
+  // valid while the session lives.
+  Status MakeCallable(const std::vector<Output>& feeds, const std::vector<Output>& fetches,
+                      const std::vector<const Node*>& targets, std::shared_ptr<const Executable>* out);
+  Status RunCallable(const Executable& exe, const std::vector<Tensor>& feed_values, std::vector<Tensor>* outputs,
+                     RunStats* stats = nullptr, bool track_memory = false);
+
   ResourceMgr& resources() { return resources_; }
   const Graph& graph() const { return *graph_; }
   const DeviceSet& devices() const { return *devices_; }

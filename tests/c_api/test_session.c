@@ -1,5 +1,5 @@
 /* Running graphs: feeds, fetches, targets, pruning, control dependencies, variables across
- * runs, parallel and concurrent runs, and every error path. */
+ * runs, parallel and concurrent runs, callables, and every error path. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,6 +333,102 @@ static void test_concurrent_runs(void **state) {
   graft_session_free(s);
 }
 
+/* Callables: a run prepared once and run many times (also from 4 threads at once), targets
+ * for their effects, and the errors: bad arguments when made, wrong feeds when run. */
+struct callable_job {
+  graft_callable *c;
+  int seed, failures;
+};
+
+static void *run_callable_many(void *p) {
+  struct callable_job *job = p;
+  for (int i = 0; i < 200; ++i) {
+    float xv = (float)(job->seed * 1000 + i);
+    graft_tensor *v = scalar_f(xv), *out = NULL;
+    if (graft_callable_run(&out, job->c, &v, 1) != GRAFT_OK || *(const float *)graft_tensor_data(out) != xv * 10 + 1) {
+      job->failures++;
+    }
+    graft_tensor_free(out);
+    graft_tensor_free(v);
+  }
+  return NULL;
+}
+
+static void test_callables(void **state) {
+  graft_graph *g = *state;
+  graft_op *x = make_placeholder(g, "x", GRAFT_FLOAT32, NULL, 0);
+  graft_op *ten = make_const(g, "ten", 10.0f);
+  graft_op *one = make_const(g, "one", 1.0f);
+  graft_op *z = make_binary(g, "AddV2", "z", make_binary(g, "Mul", "x10", x, ten), one);
+  graft_op *v = var_handle(g, "v");
+  graft_op *init = var_op(g, "AssignVariableOp", "init", v, ten);
+  graft_op *incr = var_op(g, "AssignAddVariableOp", "incr", v, one);
+  graft_op *read = var_op(g, "ReadVariableOp", "read", v, NULL);
+  graft_session_options opts = GRAFT_SESSION_OPTIONS_INIT;
+  opts.num_threads = 2;
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, &opts));
+  graft_output feed = {x, 0}, fetch = {z, 0};
+  graft_callable *c = NULL;
+  GT_OK(graft_session_make_callable(&c, s, &feed, 1, &fetch, 1, NULL, 0));
+  for (int i = 0; i < 3; ++i) {
+    graft_tensor *val = scalar_f((float)i), *out = NULL;
+    GT_OK(graft_callable_run(&out, c, &val, 1));
+    assert_true(*(const float *)graft_tensor_data(out) == (float)(i * 10 + 1));
+    graft_tensor_free(out);
+    graft_tensor_free(val);
+  }
+  /* Wrong feeds when run: the count, a NULL value, a wrong dtype; no output is set. */
+  graft_tensor *out = NULL, *wrong = NULL;
+  GT_ERR(GRAFT_EINVAL, graft_callable_run(&out, c, NULL, 0), "graft_callable_run", "0 feed values", "1 feeds");
+  graft_tensor *null_value = NULL;
+  GT_ERR(GRAFT_EINVAL, graft_callable_run(&out, c, &null_value, 1), "feed value 0 is NULL");
+  int32_t iv = 1;
+  GT_OK(graft_tensor_new(&wrong, GRAFT_INT32, NULL, 0, &iv, sizeof iv));
+  GT_ERR(GRAFT_EDTYPE, graft_callable_run(&out, c, &wrong, 1), "'x:0'", "int32");
+  assert_null(out);
+  graft_tensor_free(wrong);
+  GT_ERR(GRAFT_EINVAL, graft_callable_run(&out, NULL, NULL, 0), "callable");
+  /* From four threads at once. */
+  pthread_t threads[4];
+  struct callable_job jobs[4];
+  for (int t = 0; t < 4; ++t) {
+    jobs[t] = (struct callable_job){c, t, 0};
+    assert_int_equal(pthread_create(&threads[t], NULL, run_callable_many, &jobs[t]), 0);
+  }
+  for (int t = 0; t < 4; ++t) {
+    assert_int_equal(pthread_join(threads[t], NULL), 0);
+    assert_int_equal(jobs[t].failures, 0);
+  }
+  graft_callable_free(c);
+  graft_callable_free(NULL); /* harmless */
+  /* Targets only: state changes across runs. */
+  graft_callable *ci = NULL, *cinc = NULL, *cread = NULL;
+  graft_output fr = {read, 0};
+  GT_OK(graft_session_make_callable(&ci, s, NULL, 0, NULL, 0, &init, 1));
+  GT_OK(graft_session_make_callable(&cinc, s, NULL, 0, NULL, 0, &incr, 1));
+  GT_OK(graft_session_make_callable(&cread, s, NULL, 0, &fr, 1, NULL, 0));
+  GT_OK(graft_callable_run(NULL, ci, NULL, 0));
+  GT_OK(graft_callable_run(NULL, cinc, NULL, 0));
+  GT_OK(graft_callable_run(NULL, cinc, NULL, 0));
+  GT_OK(graft_callable_run(&out, cread, NULL, 0));
+  assert_true(*(const float *)graft_tensor_data(out) == 12.0f);
+  graft_tensor_free(out);
+  graft_callable_free(ci);
+  graft_callable_free(cinc);
+  graft_callable_free(cread);
+  /* Errors when made: nothing to run, a feed that may not be fed, NULLs; *out untouched. */
+  graft_callable *none = NULL;
+  GT_ERR(GRAFT_EINVAL, graft_session_make_callable(&none, s, NULL, 0, NULL, 0, NULL, 0), "nothing to run");
+  GT_ERR(GRAFT_EINVAL, graft_session_make_callable(&none, s, &feed, 1, &feed, -1, NULL, 0), "negative");
+  GT_ERR(GRAFT_EINVAL, graft_session_make_callable(NULL, s, NULL, 0, &fetch, 1, NULL, 0), "out");
+  GT_ERR(GRAFT_EINVAL, graft_session_make_callable(&none, NULL, NULL, 0, &fetch, 1, NULL, 0), "session");
+  graft_output twice[2] = {feed, feed};
+  GT_ERR(GRAFT_EINVAL, graft_session_make_callable(&none, s, twice, 2, &fetch, 1, NULL, 0), "'x:0'", "fed twice");
+  assert_null(none);
+  graft_session_free(s);
+}
+
 /* Rewrites change how much runs, never the results: constant folding, common
  * subexpressions, identity removal, each switchable off. */
 static void test_rewrites_on_and_off(void **state) {
@@ -392,6 +488,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_ref_variables, setup, teardown),
       cmocka_unit_test_setup_teardown(test_parallel_matches_sequential, setup, teardown),
       cmocka_unit_test_setup_teardown(test_concurrent_runs, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_callables, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rewrites_on_and_off, setup, teardown),
   };
   return cmocka_run_group_tests_name("session", tests, NULL, NULL);

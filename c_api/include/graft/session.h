@@ -66,6 +66,29 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_session_run(graft_tensor **out_values,
                                                       int nfeeds, graft_op *const *targets, int ntargets);
 
 /*
+ * A callable: a run of session prepared once for fixed feeds, fetches and targets (pruning,
+ * rewrites, kernels, buffer plan), as TensorFlow's MakeCallable. graft_callable_run then only
+ * runs kernels, without the per-call lookup graft_session_run does. The callable borrows the
+ * session: free it before the session. One callable may run from many threads at once.
+ * Errors are graft_session_run's, reported when the callable is made.
+ */
+typedef struct graft_callable graft_callable;
+
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_session_make_callable(graft_callable **out, graft_session *session,
+                                                                const graft_output *feeds, int nfeeds,
+                                                                const graft_output *fetches, int nfetches,
+                                                                graft_op *const *targets, int ntargets);
+/*
+ * Runs the callable with feed_values[i] for its feeds[i] (nfeeds must be the callable's);
+ * out_values[i] receives its fetches[i] (new tensor handles). Value errors (dtype, shape) and
+ * kernel errors as graft_session_run's; on error no out_values are set.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_callable_run(graft_tensor **out_values, graft_callable *callable,
+                                                       graft_tensor *const *feed_values, int nfeeds);
+/* Frees the callable (not its session). NULL is a harmless no-op. */
+GRAFT_API void graft_callable_free(graft_callable *callable);
+
+/*
  * The peak bytes of tensor values alive at once during this thread's last successful run of
  * the session (constants and variables included); -1 unless the session tracks memory.
  */
