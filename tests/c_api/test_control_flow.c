@@ -267,7 +267,7 @@ static void check_loops(const struct parallel_loops *pl, int32_t n) {
 }
 
 static void *run_loops(void *p) {
-  for (int i = 0; i < 20; ++i) check_loops(p, 30 + i);
+  for (int i = 0; i < 8; ++i) check_loops(p, 30 + i);
   return NULL;
 }
 
