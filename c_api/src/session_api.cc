@@ -13,6 +13,17 @@ using graft::capi::Guard;
 namespace {
 thread_local int64_t last_peak_bytes = -1;
 thread_local int64_t last_ops_run = 0;
+
+// Gives a run's values to the caller as new handles (all made before any is set, so that
+// nothing is half-set on failure) and records the run's figures for this thread.
+void HandOut(const graft_session* session, std::vector<graft::Tensor> values, const graft::RunStats& stats,
+             graft_tensor** out_values) {
+  std::vector<std::unique_ptr<graft_tensor>> handles;
+  for (graft::Tensor& v : values) handles.push_back(std::make_unique<graft_tensor>(std::move(v)));
+  for (size_t i = 0; i < handles.size(); ++i) out_values[i] = handles[i].release();
+  last_peak_bytes = session->track_memory ? stats.peak_bytes : -1;
+  last_ops_run = stats.nodes_run;
+}
 }
 
 namespace graft::capi {
@@ -85,12 +96,7 @@ GRAFT_API int graft_session_run(graft_tensor** out_values, graft_session* sessio
     std::vector<graft::Tensor> values;
     graft::RunStats stats;
     GRAFT_RETURN_IF_ERROR(session->session.Run(f, fe, t, &values, &stats, session->track_memory));
-    // Make every handle first, so that nothing is half-set on failure.
-    std::vector<std::unique_ptr<graft_tensor>> handles;
-    for (graft::Tensor& v : values) handles.push_back(std::make_unique<graft_tensor>(std::move(v)));
-    for (size_t i = 0; i < handles.size(); ++i) out_values[i] = handles[i].release();
-    last_peak_bytes = session->track_memory ? stats.peak_bytes : -1;
-    last_ops_run = stats.nodes_run;
+    HandOut(session, std::move(values), stats, out_values);
     return Status::Ok();
   });
 }
@@ -148,11 +154,7 @@ GRAFT_API int graft_callable_run(graft_tensor** out_values, graft_callable* call
     graft::RunStats stats;
     graft_session* s = callable->session;
     GRAFT_RETURN_IF_ERROR(s->session.RunCallable(*callable->exe, f, &values, &stats, s->track_memory));
-    std::vector<std::unique_ptr<graft_tensor>> handles;
-    for (graft::Tensor& v : values) handles.push_back(std::make_unique<graft_tensor>(std::move(v)));
-    for (size_t i = 0; i < handles.size(); ++i) out_values[i] = handles[i].release();
-    last_peak_bytes = s->track_memory ? stats.peak_bytes : -1;
-    last_ops_run = stats.nodes_run;
+    HandOut(s, std::move(values), stats, out_values);
     return Status::Ok();
   });
 }

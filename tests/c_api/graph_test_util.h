@@ -4,10 +4,13 @@
 
 #include "test_util.h"
 
-/* A float32 scalar Const named name (NULL: "Const"). */
-static inline graft_op *make_const(graft_graph *g, const char *name, float value) {
+/* A float32 Const of shape dims (ndims 0: a scalar) holding values, named name (NULL: "Const"). */
+static inline graft_op *make_const_f32(graft_graph *g, const char *name, const int64_t *dims, int ndims,
+                                       const float *values) {
+  size_t n = 1;
+  for (int i = 0; i < ndims; ++i) n *= (size_t)dims[i];
   graft_tensor *t = NULL;
-  GT_OK(graft_tensor_new(&t, GRAFT_FLOAT32, NULL, 0, &value, sizeof value));
+  GT_OK(graft_tensor_new(&t, GRAFT_FLOAT32, dims, ndims, values, sizeof(float) * n));
   graft_op_desc *d = NULL;
   GT_OK(graft_op_desc_new(&d, g, "Const", name));
   GT_OK(graft_op_desc_set_attr_tensor(d, "value", t));
@@ -16,6 +19,11 @@ static inline graft_op *make_const(graft_graph *g, const char *name, float value
   graft_op *op = NULL;
   GT_OK(graft_op_desc_finish(&op, d));
   return op;
+}
+
+/* A float32 scalar Const named name (NULL: "Const"). */
+static inline graft_op *make_const(graft_graph *g, const char *name, float value) {
+  return make_const_f32(g, name, NULL, 0, &value);
 }
 
 /* A float32 matrix Const of the given shape, filled with 1..n. */

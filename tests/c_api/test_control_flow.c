@@ -194,19 +194,6 @@ static void test_nested_loop(void **state) {
   graft_session_free(s);
 }
 
-static graft_op *f32_const(graft_graph *g, const char *name, const int64_t *dims, int ndims, const float *v, int n) {
-  graft_tensor *t = NULL;
-  GT_OK(graft_tensor_new(&t, GRAFT_FLOAT32, dims, ndims, v, sizeof(float) * (size_t)n));
-  graft_op_desc *d = NULL;
-  GT_OK(graft_op_desc_new(&d, g, "Const", name));
-  GT_OK(graft_op_desc_set_attr_tensor(d, "value", t));
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
-  graft_tensor_free(t);
-  graft_op *op = NULL;
-  GT_OK(graft_op_desc_finish(&op, d));
-  return op;
-}
-
 /*
  * for i in 1..n: x = x @ [[1, 1], [0, 1]]   (x = [[1, k]]): x ends as [[1, k + n]]. MatMul is
  * not a cheap kernel, so the frame engine shares this graph's work with the pool.
@@ -215,8 +202,8 @@ static graft_op *matmul_loop(graft_graph *g, const char *prefix, graft_output ou
   char name[64];
 #define N(suffix) (snprintf(name, sizeof name, "%s/%s", prefix, suffix), name)
   const int64_t row[2] = {1, 2}, square[2] = {2, 2};
-  graft_op *x0 = f32_const(g, N("x0"), row, 2, (const float[]){1, (float)k}, 2);
-  graft_op *a = f32_const(g, N("a"), square, 2, (const float[]){1, 1, 0, 1}, 4);
+  graft_op *x0 = make_const_f32(g, N("x0"), row, 2, (const float[]){1, (float)k});
+  graft_op *a = make_const_f32(g, N("a"), square, 2, (const float[]){1, 1, 0, 1});
   graft_op *i0 = int_const(g, N("i0"), 1, NULL);
   graft_op *ie = enter(g, N("i_enter"), OUT(i0, 0), prefix, 0);
   graft_op *xe = enter(g, N("x_enter"), OUT(x0, 0), prefix, 0);

@@ -22,21 +22,6 @@ static int teardown(void **state) {
   return 0;
 }
 
-static graft_op *const_f32(graft_graph *g, const char *name, const int64_t *dims, int ndims, const float *v) {
-  int64_t n = 1;
-  for (int i = 0; i < ndims; ++i) n *= dims[i];
-  graft_tensor *t = NULL;
-  GT_OK(graft_tensor_new(&t, GRAFT_FLOAT32, dims, ndims, v, sizeof(float) * (size_t)n));
-  graft_op_desc *d = NULL;
-  GT_OK(graft_op_desc_new(&d, g, "Const", name));
-  GT_OK(graft_op_desc_set_attr_tensor(d, "value", t));
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
-  graft_tensor_free(t);
-  graft_op *op = NULL;
-  GT_OK(graft_op_desc_finish(&op, d));
-  return op;
-}
-
 /* Conv2D of x and f; pads: 8 explicit paddings for "EXPLICIT", else NULL. */
 static graft_op *conv(graft_graph *g, const char *name, graft_op *x, graft_op *f, int sh, int sw, const char *padding,
                       int dh, int dw, const int64_t *pads, const char *format) {
@@ -123,8 +108,8 @@ static void check_conv(graft_graph *g, const char *name, int n, int h, int w, in
   char xn[64], fn[64];
   snprintf(xn, sizeof xn, "%s_x", name);
   snprintf(fn, sizeof fn, "%s_f", name);
-  graft_op *xo = const_f32(g, xn, (const int64_t[]){n, h, w, c}, 4, x);
-  graft_op *fo = const_f32(g, fn, (const int64_t[]){kh, kw, c, oc}, 4, f);
+  graft_op *xo = make_const_f32(g, xn, (const int64_t[]){n, h, w, c}, 4, x);
+  graft_op *fo = make_const_f32(g, fn, (const int64_t[]){kh, kw, c, oc}, 4, f);
   graft_tensor *t = run(g, conv(g, name, xo, fo, sh, sw, padding, dh, dw, pads, NULL));
   int oh = 0, ow = 0;
   float *ref = naive_conv(x, n, h, w, c, f, kh, kw, oc, sh, sw, dh, dw, padding, pads, &oh, &ow);
@@ -152,8 +137,8 @@ static void test_conv2d_hand(void **state) {
   graft_graph *g = *state;
   const float xv[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
   const float fv[4] = {1, 1, 1, 1};
-  graft_op *x = const_f32(g, "x", (const int64_t[]){1, 3, 3, 1}, 4, xv);
-  graft_op *f = const_f32(g, "f", (const int64_t[]){2, 2, 1, 1}, 4, fv);
+  graft_op *x = make_const_f32(g, "x", (const int64_t[]){1, 3, 3, 1}, 4, xv);
+  graft_op *f = make_const_f32(g, "f", (const int64_t[]){2, 2, 1, 1}, 4, fv);
   /* VALID: 2x2 windows. */
   graft_tensor *t = run(g, conv(g, "valid", x, f, 1, 1, "VALID", 1, 1, NULL, NULL));
   assert_int_equal(graft_tensor_dim(t, 1), 2);
@@ -206,8 +191,8 @@ static void test_conv2d_naive(void **state) {
 
 static void test_conv2d_errors(void **state) {
   graft_graph *g = *state;
-  graft_op *x = const_f32(g, "x", (const int64_t[]){1, 2, 2, 2}, 4, (const float[]){1, 2, 3, 4, 5, 6, 7, 8});
-  graft_op *f = const_f32(g, "f", (const int64_t[]){1, 1, 2, 1}, 4, (const float[]){1, 1});
+  graft_op *x = make_const_f32(g, "x", (const int64_t[]){1, 2, 2, 2}, 4, (const float[]){1, 2, 3, 4, 5, 6, 7, 8});
+  graft_op *f = make_const_f32(g, "f", (const int64_t[]){1, 1, 2, 1}, 4, (const float[]){1, 1});
   /* NCHW is not implemented on CPU: the error names the op and the format. */
   graft_op *nchw = conv(g, "nchw_conv", x, f, 1, 1, "VALID", 1, 1, NULL, "NCHW");
   graft_session *s = NULL;
@@ -268,7 +253,7 @@ static void expect_pool(graft_graph *g, graft_op *op, int n, int oh, int ow, con
 static void test_pools(void **state) {
   graft_graph *g = *state;
   const float xv[18] = {1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -2, -3, -4, -5, -6, -7, -8, -9};
-  graft_op *x = const_f32(g, "x", (const int64_t[]){2, 3, 3, 1}, 4, xv);
+  graft_op *x = make_const_f32(g, "x", (const int64_t[]){2, 3, 3, 1}, 4, xv);
   expect_pool(g, pool(g, "MaxPool", "max_valid", x, 2, 1, "VALID"), 2, 2, 2,
               (const float[]){5, 6, 8, 9, -1, -2, -4, -5});
   /* SAME stride 2: pad total 1, all after; windows rows {0,1},{2} x cols {0,1},{2}. */
@@ -337,11 +322,11 @@ static void expect_vec(graft_tensor *t, int n, const float *want) {
 static void test_activation_grads(void **state) {
   graft_graph *g = *state;
   const int64_t dims[2] = {2, 3};
-  graft_op *grad = const_f32(g, "grad", dims, 2, (const float[]){1, 2, 3, 4, 5, 6});
-  graft_op *feat = const_f32(g, "feat", dims, 2, (const float[]){-1, 0, 0.5f, 6, 7, 3});
+  graft_op *grad = make_const_f32(g, "grad", dims, 2, (const float[]){1, 2, 3, 4, 5, 6});
+  graft_op *feat = make_const_f32(g, "feat", dims, 2, (const float[]){-1, 0, 0.5f, 6, 7, 3});
   expect_vec(run(g, binop(g, "ReluGrad", "relu_grad", grad, feat)), 6, (const float[]){0, 0, 3, 4, 5, 6});
   expect_vec(run(g, binop(g, "Relu6Grad", "relu6_grad", grad, feat)), 6, (const float[]){0, 0, 3, 0, 0, 6});
-  graft_op *y = const_f32(g, "y", dims, 2, (const float[]){0.5f, 0.25f, 0, 1, -0.5f, 0.75f});
+  graft_op *y = make_const_f32(g, "y", dims, 2, (const float[]){0.5f, 0.25f, 0, 1, -0.5f, 0.75f});
   /* dy * y * (1 - y) */
   expect_vec(run(g, binop(g, "SigmoidGrad", "sig_grad", y, grad)), 6,
              (const float[]){0.25f, 0.375f, 0, 0, -3.75f, 1.125f});
@@ -355,7 +340,7 @@ static void test_bias_add_grad(void **state) {
   graft_graph *g = *state;
   float v[24];
   for (int i = 0; i < 24; ++i) v[i] = (float)(i + 1);
-  graft_op *x = const_f32(g, "x", (const int64_t[]){2, 3, 4}, 3, v);
+  graft_op *x = make_const_f32(g, "x", (const int64_t[]){2, 3, 4}, 3, v);
   /* NHWC: channel c sums v[c], v[c+4], ... : 1+5+...+21 = 66, then +6 per channel. */
   expect_vec(run(g, op_fmt(g, "nhwc", x, "NHWC")), 4, (const float[]){66, 72, 78, 84});
   /* NCHW: channel c of [2,3,4] sums rows c of both batches: (1+2+3+4)+(13+14+15+16) = 68, then +32 per channel. */
