@@ -13,9 +13,9 @@
 #include <memory>
 #include <vector>
 
+#include "core/float16.h"
 #include "core/op_registry.h"
 #include "core/runtime/device.h"
-#include "kernels/cpu/half_float.h"
 #include "kernels/cpu/register.h"
 
 namespace graft::cpu {

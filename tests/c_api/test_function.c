@@ -922,6 +922,20 @@ static void test_errors(void **state) {
   GT_ERR(GRAFT_EINVAL, graft_value_from_host(&out, ctx, GRAFT_HOST_INT64, &big, NULL, 0, GRAFT_UINT8), "uint8");
   const char *s = "text";
   GT_ERR(GRAFT_EDTYPE, graft_value_from_host(&out, ctx, GRAFT_HOST_STRING, &s, NULL, 0, GRAFT_FLOAT32), "float32");
+  /* Host numbers as float16 and bfloat16: rounded to nearest even through float32. */
+  const double h[3] = {1.5, 70000, 0.1};
+  const int64_t three[1] = {3};
+  graft_tensor *ht = NULL;
+  GT_OK(graft_value_from_host(&out, ctx, GRAFT_HOST_DOUBLE, h, three, 1, GRAFT_FLOAT16));
+  GT_OK(graft_value_to_tensor(&ht, out));
+  assert_memory_equal(graft_tensor_data(ht), ((const uint16_t[]){0x3e00, 0x7c00, 0x2e66}), 6);
+  graft_tensor_free(ht);
+  graft_value_free(out);
+  GT_OK(graft_value_from_host(&out, ctx, GRAFT_HOST_DOUBLE, h, three, 1, GRAFT_BFLOAT16));
+  GT_OK(graft_value_to_tensor(&ht, out));
+  assert_memory_equal(graft_tensor_data(ht), ((const uint16_t[]){0x3fc0, 0x4789, 0x3dcd}), 6);
+  graft_tensor_free(ht);
+  graft_value_free(out);
   int64_t wide = 1LL << 40;
   GT_OK(graft_value_from_host(&out, ctx, GRAFT_HOST_INT64, &wide, NULL, 0, GRAFT_DTYPE_INVALID));
   assert_int_equal(graft_value_dtype(out), GRAFT_INT64);

@@ -60,6 +60,8 @@ def test_float16_and_bfloat16_arithmetic():
     r = (a + b).numpy()
     assert r.dtype == np.float16 and r[0] == 1.75 and np.isinf(r[1])  # rounded back; 65604 overflows
     assert graft.matmul(graft.reshape(a, [1, 2]), graft.reshape(b, [2, 1])).dtype == graft.float16
+    assert list((a * 2).numpy()) == [3.0, np.inf]  # the Python 2 takes the tensor's dtype
+    assert graft.constant(70000.0, dtype=graft.float16).numpy() == np.inf
     c = graft.cast(graft.constant([3.14159, 1.0]), graft.bfloat16)
     assert c.dtype == graft.bfloat16
     assert list(graft.cast(c * c, graft.float32).numpy()) == [9.875, 1.0]  # 3.140625 ** 2 rounded to bfloat16

@@ -1,5 +1,5 @@
 // float16 (IEEE binary16) and bfloat16 values, stored as uint16_t, and their conversions to
-// and from float32. Narrowing rounds to nearest, ties to even, as TensorFlow (Eigen) does:
+// and from float32 (for the kernels that compute them in float32, Cast, and host values). Narrowing rounds to nearest, ties to even, as TensorFlow (Eigen) does:
 // float16 overflows to infinity from 65520 up, keeps subnormals down to 2^-24, and a NaN
 // becomes the quiet NaN 0x7e00 (bfloat16: 0x7fc0) with its sign.
 #pragma once
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace graft::cpu {
+namespace graft {
 
 inline float HalfToFloat(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
@@ -60,4 +60,4 @@ inline uint16_t FloatToBFloat16Truncated(float f) {
   return static_cast<uint16_t>(bits >> 16);
 }
 
-}  // namespace graft::cpu
+}  // namespace graft
