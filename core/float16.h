@@ -8,7 +8,17 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/tensor.h"
+
 namespace graft {
+
+inline bool Is16BitFloat(DType dtype) { return dtype == DType::kFloat16 || dtype == DType::kBFloat16; }
+
+// A float32 copy of a float16 or bfloat16 tensor.
+Status WidenToFloat32(const Tensor& in, Tensor* out);
+// A float16 or bfloat16 copy of a float32 tensor, rounded to nearest even (or, with truncate,
+// truncated as Cast's Truncate attr asks).
+Status NarrowFromFloat32(const Tensor& in, DType dtype, bool truncate, Tensor* out);
 
 inline float HalfToFloat(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;

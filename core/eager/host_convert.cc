@@ -59,15 +59,9 @@ Status StoreNumbers(std::span<const S> values, std::span<const int64_t> dims, DT
     case DType::kUInt64: return Store<uint64_t>(values, dims, dtype, integral, out);
     case DType::kFloat16:
     case DType::kBFloat16: {  // through float32, rounded to nearest even (70000 as float16 is inf)
-      Tensor wide, narrow;
+      Tensor wide;
       GRAFT_RETURN_IF_ERROR(Store<float>(values, dims, DType::kFloat32, integral, &wide));
-      GRAFT_RETURN_IF_ERROR(Tensor::AllocateUninitialized(dtype, dims, &narrow));
-      for (int64_t i = 0; i < wide.num_elements(); ++i) {
-        const float v = wide.data<float>()[i];
-        narrow.data<uint16_t>()[i] = dtype == DType::kFloat16 ? FloatToHalf(v) : FloatToBFloat16(v);
-      }
-      *out = std::move(narrow);
-      return Status::Ok();
+      return NarrowFromFloat32(wide, dtype, /*truncate=*/false, out);
     }
     default:
       return errors::DTypeError("host ", integral ? "integers" : "floats", " cannot be converted to ", DTypeName(dtype));

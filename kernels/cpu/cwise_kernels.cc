@@ -102,11 +102,6 @@ class AddNKernel : public OpKernel {
   }
 };
 
-template <typename... Ts>
-void RegisterAddN(KernelRegistry& r) {
-  ((void)r.Register("AddN", kDeviceCpu, "T", {DTypeOf<Ts>()}, MakeFactory<AddNKernel<Ts>>()), ...);
-}
-
 // Integer Add, Sub and Mul wrap (kernel_util.h).
 struct AddF { template <typename T> T operator()(T a, T b) const { return WrapAdd(a, b); } };
 struct SubF { template <typename T> T operator()(T a, T b) const { return WrapSub(a, b); } };
@@ -165,7 +160,7 @@ void Unary(KernelRegistry& r, const char* op) {
 #define GRAFT_COMPLEX std::complex<float>, std::complex<double>
 
 void RegisterCwiseKernels(KernelRegistry& r) {
-  RegisterAddN<float, double, GRAFT_INTS, GRAFT_COMPLEX>(r);
+  RegisterTypes<AddNKernel, float, double, GRAFT_INTS, GRAFT_COMPLEX>(r, "AddN");
   Binary<AddF, float, double, GRAFT_INTS, GRAFT_COMPLEX>(r, "AddV2");
   Binary<AddF, float, double, GRAFT_INTS, GRAFT_COMPLEX>(r, "Add");
   Binary<SubF, float, double, GRAFT_INTS, GRAFT_COMPLEX>(r, "Sub");

@@ -19,6 +19,18 @@ Status GetAttr(const Node& node, const char* name, T* out) {
   return Status::Ok();
 }
 
+// The dtypes of C++ element types.
+template <typename... Ts>
+std::vector<DType> DTypesOf() {
+  return {DTypeOf<Ts>()...};
+}
+
+// Registers K<T> for each listed C++ type, keyed by its dtype on attr.
+template <template <typename> class K, typename... Ts>
+void RegisterTypes(KernelRegistry& r, const char* op, const char* attr = "T") {
+  ((void)r.Register(op, kDeviceCpu, attr, {DTypeOf<Ts>()}, MakeFactory<K<Ts>>()), ...);
+}
+
 // Integer arithmetic wraps (two's complement), as TensorFlow's kernels do: it is done in an
 // unsigned type at least as wide as unsigned int (narrower types would promote to int, where
 // overflow is undefined). Other types use their own operators.

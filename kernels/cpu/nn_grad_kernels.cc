@@ -515,11 +515,6 @@ class FusedBatchNormKernel : public OpKernel {
   std::string format_;
 };
 
-template <template <typename> class K, typename... Ts>
-void RegisterTypes(KernelRegistry& r, const char* op) {
-  ((void)r.Register(op, kDeviceCpu, "T", {DTypeOf<Ts>()}, MakeFactory<K<Ts>>()), ...);
-}
-
 }  // namespace
 
 void RegisterNnGradKernels(KernelRegistry& r) {

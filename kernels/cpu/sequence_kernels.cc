@@ -22,12 +22,6 @@
 namespace graft::cpu {
 namespace {
 
-// Registers K<T> for each listed C++ type, keyed by its dtype on attr.
-template <template <typename> class K, typename... Ts>
-void RegisterTypes(KernelRegistry& r, const char* op, const char* attr) {
-  ((void)r.Register(op, kDeviceCpu, attr, {DTypeOf<Ts>()}, MakeFactory<K<Ts>>()), ...);
-}
-
 // ---------------------------------------------------------------------------------------
 // OneHot: output = indices.shape with depth inserted at axis (-1: last);
 // output[..., j, ...] = on_value where indices[...] == j, else off_value. Indices outside

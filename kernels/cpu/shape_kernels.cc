@@ -15,8 +15,8 @@
 #include <string>
 #include <type_traits>
 
+#include "core/float16.h"
 #include "kernels/cpu/data_movement.h"
-#include "kernels/cpu/float16_kernels.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
 
@@ -69,12 +69,6 @@ Status ShareWithDims(const Tensor& in, const Dims& dims, Tensor* out) {
   Status s = Tensor::Borrow(in.dtype(), dims, in.raw_data(), in.byte_size(), ReleaseHeldBuffer, hold, out);
   if (!s.ok()) delete hold;
   return s;
-}
-
-// Registers K<T> for each listed C++ type, keyed by its dtype on attr.
-template <template <typename> class K, typename... Ts>
-void RegisterTypes(KernelRegistry& r, const char* op, const char* attr) {
-  ((void)r.Register(op, kDeviceCpu, attr, {DTypeOf<Ts>()}, MakeFactory<K<Ts>>()), ...);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -712,95 +706,70 @@ CastFn PickCast(DType dst) {
 #define GRAFT_CAST_TYPES float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, bool, \
                          std::complex<float>, std::complex<double>
 
-// Casts to float16/bfloat16 go through float32 and round from there (Truncate: bfloat16 keeps
-// the high bits), as Eigen's 16-bit types convert; casts from them widen to float32 first.
-template <typename S>
+// The cast function from src to dst, both of GRAFT_CAST_TYPES (nullptr when there is none).
+template <typename... Ss>
+CastFn PickCastFrom(DType src, DType dst) {
+  CastFn fn = nullptr;
+  ((fn = fn == nullptr && DTypeOf<Ss>() == src ? PickCast<Ss, GRAFT_CAST_TYPES>(dst) : fn), ...);
+  return fn;
+}
+
+// Cast between any two of GRAFT_CAST_TYPES, float16 and bfloat16. The 16-bit floats are
+// widened to float32 first and narrowed from float32 last (to nearest even; Truncate drops
+// the low bits instead), as Eigen's 16-bit types convert.
 class CastKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   Status Init() {
+    GRAFT_RETURN_IF_ERROR(GetAttr(node(), "SrcT", &src_));
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "DstT", &dst_));
     if (node().attr("Truncate") != nullptr) GRAFT_RETURN_IF_ERROR(GetAttr(node(), "Truncate", &truncate_));
-    fn_ = PickCast<S, GRAFT_CAST_TYPES>(Is16BitFloat(dst_) ? DType::kFloat32 : dst_);
-    if (fn_ == nullptr) {
-      return errors::Unimplemented("Cast ", DTypeName(DTypeOf<S>()), " to ", DTypeName(dst_), " is not supported");
-    }
-    return Status::Ok();
-  }
-  bool IsCheap() const override { return true; }
-  Status Compute(OpKernelContext& ctx) const override {
-    const Tensor& x = ctx.input(0);
-    if (dst_ == DTypeOf<S>()) {
-      ctx.SetOutput(0, x);
-      return Status::Ok();
-    }
-    if (Is16BitFloat(dst_)) {
-      Tensor wide;
-      if constexpr (std::is_same_v<S, float>) {
-        wide = x;
-      } else {
-        GRAFT_RETURN_IF_ERROR(Tensor::AllocateUninitialized(DType::kFloat32, x.dims(), &wide));
-        if (x.num_elements() > 0) fn_(x.raw_data(), wide.raw_data(), x.num_elements());
+    const DType from = Is16BitFloat(src_) ? DType::kFloat32 : src_;
+    const DType to = Is16BitFloat(dst_) ? DType::kFloat32 : dst_;
+    if (from != to) {
+      fn_ = PickCastFrom<GRAFT_CAST_TYPES>(from, to);
+      if (fn_ == nullptr) {
+        return errors::Unimplemented("Cast ", DTypeName(src_), " to ", DTypeName(dst_), " is not supported");
       }
-      Tensor narrow;
-      GRAFT_RETURN_IF_ERROR(NarrowFromFloat32(wide, dst_, truncate_, &narrow));
-      ctx.SetOutput(0, std::move(narrow));
-      return Status::Ok();
-    }
-    Tensor* out = nullptr;
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, dst_, x.dims(), &out));
-    if (x.num_elements() > 0) fn_(x.raw_data(), out->raw_data(), x.num_elements());
-    return Status::Ok();
-  }
-
- private:
-  DType dst_ = DType::kInvalid;
-  bool truncate_ = false;
-  CastFn fn_ = nullptr;
-};
-
-// Cast from float16/bfloat16: widened to float32, then cast (or narrowed) from there.
-class Cast16Kernel : public OpKernel {
- public:
-  using OpKernel::OpKernel;
-  Status Init() {
-    GRAFT_RETURN_IF_ERROR(GetAttr(node(), "DstT", &dst_));
-    if (node().attr("Truncate") != nullptr) GRAFT_RETURN_IF_ERROR(GetAttr(node(), "Truncate", &truncate_));
-    if (!Is16BitFloat(dst_)) {
-      fn_ = PickCast<float, GRAFT_CAST_TYPES>(dst_);
-      if (fn_ == nullptr) return errors::Unimplemented("Cast to ", DTypeName(dst_), " is not supported");
     }
     return Status::Ok();
   }
   bool IsCheap() const override { return true; }
   Status Compute(OpKernelContext& ctx) const override {
     const Tensor& x = ctx.input(0);
-    if (dst_ == x.dtype()) {
+    if (dst_ == src_) {
       ctx.SetOutput(0, x);
       return Status::Ok();
     }
-    Tensor wide;
-    GRAFT_RETURN_IF_ERROR(WidenToFloat32(x, &wide));
-    if (Is16BitFloat(dst_)) {
-      Tensor narrow;
-      GRAFT_RETURN_IF_ERROR(NarrowFromFloat32(wide, dst_, truncate_, &narrow));
-      ctx.SetOutput(0, std::move(narrow));
+    Tensor v = x;
+    if (Is16BitFloat(src_)) GRAFT_RETURN_IF_ERROR(WidenToFloat32(x, &v));
+    if (!Is16BitFloat(dst_)) {
+      if (fn_ == nullptr) {  // a widened 16-bit float, asked for as float32
+        ctx.SetOutput(0, std::move(v));
+        return Status::Ok();
+      }
+      Tensor* out = nullptr;
+      GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, dst_, x.dims(), &out));
+      if (x.num_elements() > 0) fn_(v.raw_data(), out->raw_data(), x.num_elements());
       return Status::Ok();
     }
-    if (dst_ == DType::kFloat32) {
-      ctx.SetOutput(0, std::move(wide));
-      return Status::Ok();
+    if (fn_ != nullptr) {  // to float32 first
+      Tensor wide;
+      GRAFT_RETURN_IF_ERROR(Tensor::AllocateUninitialized(DType::kFloat32, x.dims(), &wide));
+      if (x.num_elements() > 0) fn_(v.raw_data(), wide.raw_data(), x.num_elements());
+      v = std::move(wide);
     }
-    Tensor* out = nullptr;
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, dst_, x.dims(), &out));
-    if (x.num_elements() > 0) fn_(wide.raw_data(), out->raw_data(), x.num_elements());
+    Tensor narrow;
+    GRAFT_RETURN_IF_ERROR(NarrowFromFloat32(v, dst_, truncate_, &narrow));
+    ctx.SetOutput(0, std::move(narrow));
     return Status::Ok();
   }
 
  private:
+  DType src_ = DType::kInvalid;
   DType dst_ = DType::kInvalid;
   bool truncate_ = false;
-  CastFn fn_ = nullptr;
+  CastFn fn_ = nullptr;  // between the float32-or-own ends; nullptr when they are the same
 };
 
 // ---------------------------------------------------------------------------------------
@@ -964,8 +933,9 @@ void RegisterShapeKernels(KernelRegistry& r) {
                 uint64_t, bool, std::complex<float>, std::complex<double>>(r, "ZerosLike", "T");
   RegisterTypes<ConstLike<1>::Kernel, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
                 uint64_t, bool, std::complex<float>, std::complex<double>>(r, "OnesLike", "T");
-  RegisterTypes<CastKernel, GRAFT_CAST_TYPES>(r, "Cast", "SrcT");
-  (void)r.Register("Cast", kDeviceCpu, "SrcT", {DType::kFloat16, DType::kBFloat16}, MakeFactory<Cast16Kernel>());
+  std::vector<DType> cast_types = DTypesOf<GRAFT_CAST_TYPES>();
+  cast_types.insert(cast_types.end(), {DType::kFloat16, DType::kBFloat16});
+  (void)r.Register("Cast", kDeviceCpu, "SrcT", std::move(cast_types), MakeFactory<CastKernel>());
   RegisterTypes<InvertPermutationKernel, int32_t, int64_t>(r, "InvertPermutation", "T");
   RegisterTypes<BroadcastGradientArgsKernel, int32_t, int64_t>(r, "BroadcastGradientArgs", "T");
 }
