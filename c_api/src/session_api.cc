@@ -14,6 +14,14 @@ namespace {
 thread_local int64_t last_peak_bytes = -1;
 thread_local int64_t last_ops_run = 0;
 
+// A run's feeds, fetches and targets from the C arrays, checked (counts, NULLs, handles).
+struct RunArgs {
+  std::vector<graft::Output> feeds, fetches;
+  std::vector<const graft::Node*> targets;
+};
+Status RunArgsFromC(const graft_output* feeds, int nfeeds, const graft_output* fetches, int nfetches,
+                    graft_op* const* targets, int ntargets, RunArgs* out);
+
 // Gives a run's values to the caller as new handles (all made before any is set, so that
 // nothing is half-set on failure) and records the run's figures for this thread.
 void HandOut(const graft_session* session, std::vector<graft::Tensor> values, const graft::RunStats& stats,
@@ -46,6 +54,29 @@ Status SessionOptionsFromC(const graft_session_options* options, SessionOptions*
 }
 }  // namespace graft::capi
 
+namespace {
+Status RunArgsFromC(const graft_output* feeds, int nfeeds, const graft_output* fetches, int nfetches,
+                    graft_op* const* targets, int ntargets, RunArgs* out) {
+  if (nfetches < 0 || nfeeds < 0 || ntargets < 0) return graft::errors::InvalidArgument("a count is negative");
+  if (nfetches > 0) GRAFT_CHECK_ARG(fetches);
+  if (nfeeds > 0) GRAFT_CHECK_ARG(feeds);
+  if (ntargets > 0) GRAFT_CHECK_ARG(targets);
+  for (int i = 0; i < nfeeds; ++i) {
+    GRAFT_RETURN_IF_ERROR(graft::capi::CheckOutput(feeds[i], nullptr, graft::StrCat("feed ", i)));
+    out->feeds.push_back(FromC(feeds[i]));
+  }
+  for (int i = 0; i < nfetches; ++i) {
+    GRAFT_RETURN_IF_ERROR(graft::capi::CheckOutput(fetches[i], nullptr, graft::StrCat("fetch ", i)));
+    out->fetches.push_back(FromC(fetches[i]));
+  }
+  for (int i = 0; i < ntargets; ++i) {
+    if (targets[i] == nullptr) return graft::errors::InvalidArgument("target ", i, " is NULL");
+    out->targets.push_back(FromC(targets[i]));
+  }
+  return Status::Ok();
+}
+}  // namespace
+
 extern "C" {
 
 GRAFT_API int graft_session_new(graft_session** out, graft_graph* graph, const graft_session_options* options) {
@@ -67,35 +98,18 @@ GRAFT_API int graft_session_run(graft_tensor** out_values, graft_session* sessio
                                 graft_op* const* targets, int ntargets) {
   return Guard("graft_session_run", [&]() -> Status {
     GRAFT_CHECK_ARG(session);
-    if (nfetches < 0 || nfeeds < 0 || ntargets < 0) return graft::errors::InvalidArgument("a count is negative");
-    if (nfetches > 0) {
-      GRAFT_CHECK_ARG(fetches);
-      GRAFT_CHECK_ARG(out_values);
-    }
-    if (nfeeds > 0) {
-      GRAFT_CHECK_ARG(feeds);
-      GRAFT_CHECK_ARG(feed_values);
-    }
-    if (ntargets > 0) GRAFT_CHECK_ARG(targets);
+    RunArgs a;
+    GRAFT_RETURN_IF_ERROR(RunArgsFromC(feeds, nfeeds, fetches, nfetches, targets, ntargets, &a));
+    if (nfetches > 0) GRAFT_CHECK_ARG(out_values);
+    if (nfeeds > 0) GRAFT_CHECK_ARG(feed_values);
     std::vector<std::pair<graft::Output, graft::Tensor>> f;
     for (int i = 0; i < nfeeds; ++i) {
-      GRAFT_RETURN_IF_ERROR(graft::capi::CheckOutput(feeds[i], nullptr, graft::StrCat("feed ", i)));
       if (feed_values[i] == nullptr) return graft::errors::InvalidArgument("feed value ", i, " is NULL");
-      f.emplace_back(FromC(feeds[i]), feed_values[i]->tensor);
-    }
-    std::vector<graft::Output> fe;
-    for (int i = 0; i < nfetches; ++i) {
-      GRAFT_RETURN_IF_ERROR(graft::capi::CheckOutput(fetches[i], nullptr, graft::StrCat("fetch ", i)));
-      fe.push_back(FromC(fetches[i]));
-    }
-    std::vector<const graft::Node*> t;
-    for (int i = 0; i < ntargets; ++i) {
-      if (targets[i] == nullptr) return graft::errors::InvalidArgument("target ", i, " is NULL");
-      t.push_back(FromC(targets[i]));
+      f.emplace_back(a.feeds[static_cast<size_t>(i)], feed_values[i]->tensor);
     }
     std::vector<graft::Tensor> values;
     graft::RunStats stats;
-    GRAFT_RETURN_IF_ERROR(session->session.Run(f, fe, t, &values, &stats, session->track_memory));
+    GRAFT_RETURN_IF_ERROR(session->session.Run(f, a.fetches, a.targets, &values, &stats, session->track_memory));
     HandOut(session, std::move(values), stats, out_values);
     return Status::Ok();
   });
@@ -107,26 +121,10 @@ GRAFT_API int graft_session_make_callable(graft_callable** out, graft_session* s
   return Guard("graft_session_make_callable", [&]() -> Status {
     GRAFT_CHECK_ARG(out);
     GRAFT_CHECK_ARG(session);
-    if (nfetches < 0 || nfeeds < 0 || ntargets < 0) return graft::errors::InvalidArgument("a count is negative");
-    if (nfetches > 0) GRAFT_CHECK_ARG(fetches);
-    if (nfeeds > 0) GRAFT_CHECK_ARG(feeds);
-    if (ntargets > 0) GRAFT_CHECK_ARG(targets);
-    std::vector<graft::Output> f, fe;
-    for (int i = 0; i < nfeeds; ++i) {
-      GRAFT_RETURN_IF_ERROR(graft::capi::CheckOutput(feeds[i], nullptr, graft::StrCat("feed ", i)));
-      f.push_back(FromC(feeds[i]));
-    }
-    for (int i = 0; i < nfetches; ++i) {
-      GRAFT_RETURN_IF_ERROR(graft::capi::CheckOutput(fetches[i], nullptr, graft::StrCat("fetch ", i)));
-      fe.push_back(FromC(fetches[i]));
-    }
-    std::vector<const graft::Node*> t;
-    for (int i = 0; i < ntargets; ++i) {
-      if (targets[i] == nullptr) return graft::errors::InvalidArgument("target ", i, " is NULL");
-      t.push_back(FromC(targets[i]));
-    }
+    RunArgs a;
+    GRAFT_RETURN_IF_ERROR(RunArgsFromC(feeds, nfeeds, fetches, nfetches, targets, ntargets, &a));
     auto c = std::make_unique<graft_callable>();
-    GRAFT_RETURN_IF_ERROR(session->session.MakeCallable(f, fe, t, &c->exe));
+    GRAFT_RETURN_IF_ERROR(session->session.MakeCallable(a.feeds, a.fetches, a.targets, &c->exe));
     c->session = session;
     c->num_feeds = nfeeds;
     c->num_fetches = nfetches;
