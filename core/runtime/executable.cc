@@ -48,26 +48,26 @@ bool IsHostMemoryType(DType t) {
   return IsRefDType(t) || t == DType::kResource || t == DType::kVariant || t == DType::kString;
 }
 
-// The device an op runs on: the one its device string names when the session has it and it
-// has a kernel for the op (so a plug-in device runs what it can), else the CPU. An op with no
-// device type asked for runs on the CPU, and so does an op with an input or output of a
+// The device another than the CPU that an op asks for and that can run it: named by its
+// device string, present in the session, with a kernel for the op (whose factory goes to
+// *factory). nullptr for the CPU: no device asked for, none such, or an input or output of a
 // host-memory type (state stays with the runtime, on the host; values read from it are
 // copied to where they are used).
-Device* Place(const Node& n, const DeviceSet& devices, const KernelRegistry& kernels) {
-  if (n.device().empty()) return devices.cpu();
+Device* RequestedDevice(const Node& n, const DeviceSet& devices, const KernelRegistry& kernels,
+                        KernelFactory* factory) {
+  if (n.device().empty()) return nullptr;
   for (int i = 0; i < n.num_inputs(); ++i) {
-    if (IsHostMemoryType(n.input_type(i))) return devices.cpu();
+    if (IsHostMemoryType(n.input_type(i))) return nullptr;
   }
   for (int i = 0; i < n.num_outputs(); ++i) {
-    if (IsHostMemoryType(n.output_type(i))) return devices.cpu();
+    if (IsHostMemoryType(n.output_type(i))) return nullptr;
   }
   DeviceSpec spec;
   if (!DeviceSpec::Parse(n.device(), &spec).ok() || !spec.device_type || *spec.device_type == kDeviceCpu) {
-    return devices.cpu();
+    return nullptr;
   }
   Device* d = devices.Find(*spec.device_type, spec.device_index.value_or(0));
-  KernelFactory unused;
-  if (d == nullptr || !kernels.Find(n, d->type(), &unused).ok()) return devices.cpu();
+  if (d == nullptr || !kernels.Find(n, d->type(), factory).ok()) return nullptr;
   return d;
 }
 
@@ -240,10 +240,13 @@ Status Executable::Create(const Graph& graph, const std::vector<Output>& feeds, 
       s.kernel = std::make_unique<ValuesKernel>(n, planned.values);
       continue;
     }
-    if (!exe->has_control_flow_) s.device = Place(n, devices, kernels);
     KernelFactory factory;
-    Status found = kernels.Find(n, s.device->type(), &factory);
-    if (!found.ok()) return found;
+    Device* requested = exe->has_control_flow_ ? nullptr : RequestedDevice(n, devices, kernels, &factory);
+    if (requested != nullptr) {
+      s.device = requested;
+    } else {
+      GRAFT_RETURN_IF_ERROR(kernels.Find(n, s.device->type(), &factory));
+    }
     GRAFT_RETURN_IF_ERROR(factory(n, &s.kernel).WithContext(Where(n)));
   }
   // Where values live, and which inputs cross devices.

@@ -95,6 +95,7 @@ class Executable {
   std::vector<int> initially_ready_;   // steps with no predecessors
   std::vector<bool> const_slot_;       // produced by a Const
   bool has_control_flow_ = false;      // runs on the frame engine (frame_executor.cc)
+  bool frames_share_pool_ = false;     // the frame engine uses the pool (PrepareFrames)
   std::vector<int> frame_parent_;      // static frames: parent of each (-1 for the root)
   std::vector<std::vector<std::pair<int, int>>> slot_consumers_;  // (step, input) reading each slot
   std::vector<int> slot_producer_;     // step producing each slot (-1: fed)

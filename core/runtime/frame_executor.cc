@@ -92,6 +92,11 @@ Status Executable::PrepareFrames(const std::unordered_map<const Node*, int>& ste
       slot_consumers_[static_cast<size_t>(steps_[k].inputs[i])].push_back({static_cast<int>(k), static_cast<int>(i)});
     }
   }
+  // Many steps, some of them expensive: the pool's workers may join the calling thread. (A
+  // graph of cheap ops only, such as a loop over scalars, runs faster on one thread.)
+  frames_share_pool_ = steps_.size() > 16 && std::any_of(steps_.begin(), steps_.end(), [](const Step& s) {
+                         return s.flow == Flow::kNone && s.kernel != nullptr && !s.kernel->IsCheap();
+                       });
   return Status::Ok();
 }
 
@@ -384,12 +389,7 @@ Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resou
     }
   };
 
-  // Many steps, some of them expensive, and a pool: the pool's workers join the calling thread.
-  // (A graph of cheap ops only, such as a loop over scalars, runs faster on one thread.)
-  const bool any_expensive = std::any_of(steps_.begin(), steps_.end(), [](const Step& s) {
-    return s.flow == Flow::kNone && s.kernel != nullptr && !s.kernel->IsCheap();
-  });
-  if (pool != nullptr && pool->size() > 0 && steps_.size() > 16 && any_expensive) {
+  if (pool != nullptr && pool->size() > 0 && frames_share_pool_) {
     for (int i = 0; i < pool->size(); ++i) pool->Schedule([sh, work] { work(sh); });
   }
   work(sh);

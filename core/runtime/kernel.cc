@@ -58,7 +58,7 @@ Status KernelRegistry::Register(std::string op, std::string device_type, std::st
   for (const Entry& e : list) {
     if (e.constraint_attr != constraint_attr) continue;
     for (DType d : dtypes) {
-      if (std::find(e.dtypes.begin(), e.dtypes.end(), d) != e.dtypes.end() || (d == DType::kInvalid && e.dtypes.empty())) {
+      if (e.Admits(d) || (d == DType::kInvalid && e.dtypes.empty())) {
         return errors::AlreadyExists("a ", device_type, " kernel for ", op, " with ", constraint_attr, "=",
                                      DTypeName(d), " is already registered");
       }
@@ -85,7 +85,7 @@ Status KernelRegistry::Find(const Node& node, const std::string& device_type, Ke
       const DType* d = v ? v->get<DType>() : nullptr;
       if (d == nullptr) continue;
       dtype_text = StrCat(" with ", e.constraint_attr, "=", DTypeName(*d));
-      if (std::find(e.dtypes.begin(), e.dtypes.end(), *d) != e.dtypes.end()) {
+      if (e.Admits(*d)) {
         *out = e.factory;
         return Status::Ok();
       }
@@ -100,7 +100,7 @@ Status KernelRegistry::FindForDType(const std::string& op, const std::string& de
   auto it = entries_.find({op, device_type});
   if (it != entries_.end()) {
     for (const Entry& e : it->second) {
-      if (e.constraint_attr == constraint_attr && std::find(e.dtypes.begin(), e.dtypes.end(), dtype) != e.dtypes.end()) {
+      if (e.constraint_attr == constraint_attr && e.Admits(dtype)) {
         *out = e.factory;
         return Status::Ok();
       }
@@ -140,7 +140,7 @@ Status KernelRegistry::CheckSupported(const std::string& op, const std::string& 
       auto a = attrs.find(e.constraint_attr);
       const DType* d = a == attrs.end() ? nullptr : a->second.get<DType>();
       if (d == nullptr) return Status::Ok();  // not a single type here: the kernel decides when it runs
-      if (std::find(e.dtypes.begin(), e.dtypes.end(), *d) != e.dtypes.end()) return Status::Ok();
+      if (e.Admits(*d)) return Status::Ok();
       refused = &e;
       refused_dtype = *d;
     }

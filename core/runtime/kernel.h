@@ -3,6 +3,7 @@
 // several threads at once: Compute must not change the kernel.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -102,6 +103,7 @@ class KernelRegistry {
     std::string constraint_attr;
     std::vector<DType> dtypes;
     KernelFactory factory;
+    bool Admits(DType d) const { return std::find(dtypes.begin(), dtypes.end(), d) != dtypes.end(); }
   };
   KernelRegistry() = default;
   mutable std::shared_mutex mu_;
