@@ -256,6 +256,10 @@ class Graph {
   // An opaque pointer for the layer above (the C API's handle for this graph).
   void set_handle(void* handle) { handle_ = handle; }
   void* handle() const { return handle_; }
+  // An object of the layer above that lives as long as the graph (the C API's handle for a
+  // graph it does not own, such as a trace's); destroyed before the graph's nodes.
+  void set_owned_handle(std::shared_ptr<void> handle) { owned_handle_ = std::move(handle); }
+  void* owned_handle() const { return owned_handle_.get(); }
 
   void SetSeed(std::optional<int64_t> seed) { seed_ = seed; }
   std::optional<int64_t> seed() const { return seed_; }
@@ -304,6 +308,7 @@ class Graph {
   void* handle_ = nullptr;
   GraphDefVersions versions_;
   std::vector<LibraryFunction> functions_;
+  std::shared_ptr<void> owned_handle_;  // last member: destroyed first
 };
 
 // The GraphDef producer version Graft writes: the TensorFlow graph semantics it implements.

@@ -87,14 +87,9 @@ GRAFT_API int graft_context_trace_graph(graft_graph** out, graft_context* ctx) {
     graft::eager::Trace* trace = ctx->ctx.current_trace();
     if (trace == nullptr) return graft::errors::FailedPrecondition("no function of the context is being traced on this thread");
     graft::Graph& g = trace->graph();
-    std::lock_guard<std::mutex> lock(ctx->trace_graphs_mu);
-    std::unique_ptr<graft_graph>& handle = ctx->trace_graphs[&g];
-    if (handle == nullptr) {
-      handle = std::make_unique<graft_graph>(&g);
-    } else {
-      g.set_handle(handle.get());
-    }
-    *out = handle.get();
+    // The handle goes with the graph (into the concrete function, or away with a failed trace).
+    if (g.owned_handle() == nullptr) g.set_owned_handle(std::make_shared<graft_graph>(&g));
+    *out = static_cast<graft_graph*>(g.owned_handle());
     return Status::Ok();
   });
 }

@@ -4,7 +4,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
 #include <vector>
 
 #include "c_api/src/handles.h"
@@ -16,11 +15,6 @@
 struct graft_context {
   graft_context() { ctx.set_handle(this); }
   graft::eager::Context ctx;
-  // Handles to the graphs of traces (graft_context_trace_graph), made on demand; a handle is
-  // replaced as the graph's own once its concrete function exists, and kept until the context
-  // goes (a graph address may come back for a later trace, and then gets its handle again).
-  std::mutex trace_graphs_mu;
-  std::unordered_map<const graft::Graph*, std::unique_ptr<graft_graph>> trace_graphs;
 };
 
 struct graft_value {
