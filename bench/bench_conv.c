@@ -27,8 +27,8 @@ static double time_conv(int n, int h, int w, int c, int oc, int reps) {
   int64_t xd[4] = {n, h, w, c}, fd[4] = {3, 3, c, oc};
   graft_op_desc *d = NULL;
   CHECK(graft_op_desc_new(&d, g, "Placeholder", "x"));
-  CHECK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
-  CHECK(graft_op_desc_set_attr_shape(d, "shape", xd, 4));
+  CHECK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
+  CHECK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", xd, 4));
   graft_op *x = NULL;
   CHECK(graft_op_desc_finish(&x, d));
   size_t nf = (size_t)(9 * c * oc), nx = (size_t)n * h * w * c;
@@ -36,8 +36,8 @@ static double time_conv(int n, int h, int w, int c, int oc, int reps) {
   graft_tensor *ft = NULL;
   CHECK(graft_tensor_new(&ft, GRAFT_FLOAT32, fd, 4, fv, nf * sizeof(float)));
   CHECK(graft_op_desc_new(&d, g, "Const", "f"));
-  CHECK(graft_op_desc_set_attr_tensor(d, "value", ft));
-  CHECK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
+  CHECK(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", ft));
+  CHECK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
   graft_op *f = NULL;
   CHECK(graft_op_desc_finish(&f, d));
   graft_tensor_free(ft);
@@ -45,8 +45,8 @@ static double time_conv(int n, int h, int w, int c, int oc, int reps) {
   CHECK(graft_op_desc_add_input(d, (graft_output){x, 0}));
   CHECK(graft_op_desc_add_input(d, (graft_output){f, 0}));
   const int64_t strides[4] = {1, 1, 1, 1};
-  CHECK(graft_op_desc_set_attr_int_list(d, "strides", strides, 4));
-  CHECK(graft_op_desc_set_attr_string(d, "padding", "SAME", 4));
+  CHECK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", strides, 4));
+  CHECK(graft_attrs_set_string(graft_op_desc_attrs(d), "padding", "SAME", 4));
   graft_op *conv = NULL;
   CHECK(graft_op_desc_finish(&conv, d));
   graft_session *s = NULL;

@@ -20,8 +20,8 @@
 static graft_op *placeholder(graft_graph *g, const char *name, const int64_t *dims, int ndims) {
   graft_op_desc *d = NULL;
   CHECK(graft_op_desc_new(&d, g, "Placeholder", name));
-  CHECK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
-  CHECK(graft_op_desc_set_attr_shape(d, "shape", dims, ndims));
+  CHECK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
+  CHECK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", dims, ndims));
   graft_op *op = NULL;
   CHECK(graft_op_desc_finish(&op, d));
   return op;
@@ -42,8 +42,8 @@ static graft_op *axis_const(graft_graph *g, const char *name, int32_t axis) {
   CHECK(graft_tensor_new(&t, GRAFT_INT32, NULL, 0, &axis, sizeof axis));
   graft_op_desc *d = NULL;
   CHECK(graft_op_desc_new(&d, g, "Const", name));
-  CHECK(graft_op_desc_set_attr_tensor(d, "value", t));
-  CHECK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_INT32));
+  CHECK(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", t));
+  CHECK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_INT32));
   graft_op *op = NULL;
   CHECK(graft_op_desc_finish(&op, d));
   graft_tensor_free(t);

@@ -70,6 +70,14 @@ inline graft_shape *new_shape(const std::vector<int64_t> &dims, int rank) {
 }
 }  // namespace detail
 
+/* The dtype table from the C API (graft_dtype_list): every dtype that is no reference, in code
+ * order. Bindings build their dtype tables from it and graft_dtype_name/_size/_is_*. */
+inline std::vector<int> dtype_codes() {
+  std::vector<graft_dtype> all(static_cast<size_t>(graft_dtype_list(nullptr, 0)));
+  graft_dtype_list(all.data(), static_cast<int>(all.size()));
+  return std::vector<int>(all.begin(), all.end());
+}
+
 /* A partial shape: rank -1 for an unknown rank, dims -1 for unknown dimensions. */
 class Shape {
  public:
@@ -122,6 +130,25 @@ class Tensor {
     return Tensor(t);
   }
   static Tensor zeros(int dtype, const std::vector<int64_t> &dims) { return from_bytes(dtype, dims, nullptr, 0); }
+  /* convert_to_tensor of host elements (flat, row-major, with dims) by the C API's one rule
+   * (graft_tensor_from_host): dtype GRAFT_DTYPE_INVALID infers int32/int64, float32, bool or
+   * string; a given dtype must fit every element. Bindings turn host data into tensors only
+   * through these. */
+  static Tensor from_host_ints(const std::vector<int64_t> &v, const std::vector<int64_t> &dims, int dtype) {
+    return from_host(GRAFT_HOST_INT64, v.data(), dims, dtype);
+  }
+  static Tensor from_host_doubles(const std::vector<double> &v, const std::vector<int64_t> &dims, int dtype) {
+    return from_host(GRAFT_HOST_DOUBLE, v.data(), dims, dtype);
+  }
+  static Tensor from_host_bools(const std::vector<bool> &v, const std::vector<int64_t> &dims, int dtype) {
+    std::vector<graft_bool> b(v.begin(), v.end());
+    return from_host(GRAFT_HOST_BOOL, b.data(), dims, dtype);
+  }
+  static Tensor from_host_strings(const std::vector<std::string> &v, const std::vector<int64_t> &dims, int dtype) {
+    std::vector<const char *> p;
+    for (const auto &s : v) p.push_back(s.c_str());
+    return from_host(GRAFT_HOST_STRING, p.data(), dims, dtype);
+  }
   static Tensor from_floats(const std::vector<int64_t> &dims, const std::vector<float> &v) {
     return from_bytes(GRAFT_FLOAT32, dims, reinterpret_cast<const char *>(v.data()), v.size() * sizeof(float));
   }
@@ -193,6 +220,13 @@ class Tensor {
   }
 #endif
 
+#ifndef SWIG
+  static Tensor from_host(graft_host_kind kind, const void *elements, const std::vector<int64_t> &dims, int dtype) {
+    graft_tensor *t = nullptr;
+    detail::check(graft_tensor_from_host(&t, kind, elements, dims.data(), static_cast<int>(dims.size()), dtype));
+    return Tensor(t);
+  }
+#endif
  private:
   template <typename T>
   std::vector<T> elements(int want) const {
@@ -719,11 +753,206 @@ class Graph {
 
 inline Graph Operation::graph() const { return Graph(g_); }
 
+/*
+ * The attr setters of an op being made (OpBuilder and OpCall), shared by every language. A
+ * binding passes a host value by its kind (an integer, a float, a string, a list of integers
+ * ...); the op's definition says what the attr is, and the value is set as that: an integer
+ * for a float attr sets 1.0, a list of integers for a shape attr sets that shape, a string for a
+ * type attr names a dtype, an empty list takes the declared list type. A value that cannot be
+ * the declared type is GRAFT_EINVAL naming op type and attr. Attrs the definition does not
+ * declare (such as "_class", or those of a function called as an op) take the value's own kind.
+ */
+class AttrSetter {
+ public:
+  virtual ~AttrSetter() = default;
+  void set_attr_int(const std::string &n, int64_t v) {
+    switch (declared(n)) {
+      case GRAFT_ATTR_FLOAT: return detail::check(graft_attrs_set_float(a(), n.c_str(), static_cast<float>(v)));
+      case GRAFT_ATTR_INT:
+      case GRAFT_ATTR_NONE: return detail::check(graft_attrs_set_int(a(), n.c_str(), v));
+      default: mismatch(n, "an integer");
+    }
+  }
+  void set_attr_float(const std::string &n, double v) {
+    expect(n, GRAFT_ATTR_FLOAT, "a float");
+    detail::check(graft_attrs_set_float(a(), n.c_str(), static_cast<float>(v)));
+  }
+  void set_attr_bool(const std::string &n, bool v) {
+    expect(n, GRAFT_ATTR_BOOL, "a bool");
+    detail::check(graft_attrs_set_bool(a(), n.c_str(), v));
+  }
+  void set_attr_dtype(const std::string &n, int v) {
+    expect(n, GRAFT_ATTR_TYPE, "a dtype");
+    detail::check(graft_attrs_set_type(a(), n.c_str(), v));
+  }
+  void set_attr_string(const std::string &n, const std::string &v) {
+    switch (declared(n)) {
+      case GRAFT_ATTR_FUNC: return detail::check(graft_attrs_set_func(a(), n.c_str(), v.c_str()));
+      case GRAFT_ATTR_TYPE: return detail::check(graft_attrs_set_type(a(), n.c_str(), dtype_named(v)));
+      case GRAFT_ATTR_STRING:
+      case GRAFT_ATTR_NONE: return detail::check(graft_attrs_set_string(a(), n.c_str(), v.data(), v.size()));
+      default: mismatch(n, "a string");
+    }
+  }
+  void set_attr_shape(const std::string &n, const Shape &v) {
+    expect(n, GRAFT_ATTR_SHAPE, "a shape");
+    detail::check(graft_attrs_set_shape(a(), n.c_str(), v.data(), v.rank()));
+  }
+  void set_attr_tensor(const std::string &n, const Tensor &v) {
+    expect(n, GRAFT_ATTR_TENSOR, "a tensor");
+    detail::check(graft_attrs_set_tensor(a(), n.c_str(), v.get()));
+  }
+  void set_attr_func(const std::string &n, const std::string &v) {
+    expect(n, GRAFT_ATTR_FUNC, "a function");
+    detail::check(graft_attrs_set_func(a(), n.c_str(), v.c_str()));
+  }
+  void set_attr_int_list(const std::string &n, const std::vector<int64_t> &v) {
+    graft_attr_type t = declared(n);
+    if (v.empty() && set_empty(n, t)) return;
+    switch (t) {
+      case GRAFT_ATTR_FLOAT_LIST: return set_float_list(n, std::vector<double>(v.begin(), v.end()));
+      case GRAFT_ATTR_SHAPE: return set_attr_shape(n, Shape(v));
+      case GRAFT_ATTR_INT_LIST:
+      case GRAFT_ATTR_NONE:
+        return detail::check(graft_attrs_set_int_list(a(), n.c_str(), v.data(), static_cast<int>(v.size())));
+      default: mismatch(n, "a list of integers");
+    }
+  }
+  void set_attr_float_list(const std::string &n, const std::vector<double> &v) {
+    graft_attr_type t = declared(n);
+    if (v.empty() && set_empty(n, t)) return;
+    if (t != GRAFT_ATTR_FLOAT_LIST && t != GRAFT_ATTR_NONE) mismatch(n, "a list of floats");
+    set_float_list(n, v);
+  }
+  void set_attr_bool_list(const std::string &n, const std::vector<bool> &v) {
+    graft_attr_type t = declared(n);
+    if (v.empty() && set_empty(n, t)) return;
+    if (t != GRAFT_ATTR_BOOL_LIST && t != GRAFT_ATTR_NONE) mismatch(n, "a list of bools");
+    std::vector<graft_bool> b(v.begin(), v.end());
+    detail::check(graft_attrs_set_bool_list(a(), n.c_str(), b.data(), static_cast<int>(b.size())));
+  }
+  void set_attr_dtype_list(const std::string &n, const std::vector<int> &v) {
+    graft_attr_type t = declared(n);
+    if (v.empty() && set_empty(n, t)) return;
+    if (t != GRAFT_ATTR_TYPE_LIST && t != GRAFT_ATTR_NONE) mismatch(n, "a list of dtypes");
+    std::vector<graft_dtype> d(v.begin(), v.end());
+    detail::check(graft_attrs_set_type_list(a(), n.c_str(), d.data(), static_cast<int>(d.size())));
+  }
+  void set_attr_string_list(const std::string &n, const std::vector<std::string> &v) {
+    graft_attr_type t = declared(n);
+    if (v.empty() && set_empty(n, t)) return;
+    switch (t) {
+      case GRAFT_ATTR_TYPE_LIST: {
+        std::vector<int> d;
+        for (const std::string &s : v) d.push_back(dtype_named(s));
+        return set_attr_dtype_list(n, d);
+      }
+      case GRAFT_ATTR_FUNC_LIST: return set_attr_func_list(n, v);
+      case GRAFT_ATTR_STRING_LIST:
+      case GRAFT_ATTR_NONE: {
+        std::vector<const void *> p;
+        std::vector<size_t> l;
+        for (const auto &s : v) {
+          p.push_back(s.data());
+          l.push_back(s.size());
+        }
+        return detail::check(
+            graft_attrs_set_string_list(a(), n.c_str(), p.data(), l.data(), static_cast<int>(p.size())));
+      }
+      default: mismatch(n, "a list of strings");
+    }
+  }
+  void set_attr_shape_list(const std::string &n, const std::vector<Shape> &v) {
+    graft_attr_type t = declared(n);
+    if (v.empty() && set_empty(n, t)) return;
+    if (t != GRAFT_ATTR_SHAPE_LIST && t != GRAFT_ATTR_NONE) mismatch(n, "a list of shapes");
+    std::vector<const int64_t *> dims;
+    std::vector<int> ranks;
+    for (const Shape &s : v) {
+      dims.push_back(s.data());
+      ranks.push_back(s.rank());
+    }
+    detail::check(graft_attrs_set_shape_list(a(), n.c_str(), dims.data(), ranks.data(), static_cast<int>(v.size())));
+  }
+  void set_attr_tensor_list(const std::string &n, const std::vector<Tensor> &v) {
+    graft_attr_type t = declared(n);
+    if (v.empty() && set_empty(n, t)) return;
+    if (t != GRAFT_ATTR_TENSOR_LIST && t != GRAFT_ATTR_NONE) mismatch(n, "a list of tensors");
+    std::vector<const graft_tensor *> p;
+    for (const Tensor &x : v) p.push_back(x.get());
+    detail::check(graft_attrs_set_tensor_list(a(), n.c_str(), p.data(), static_cast<int>(p.size())));
+  }
+  void set_attr_func_list(const std::string &n, const std::vector<std::string> &v) {
+    graft_attr_type t = declared(n);
+    if (v.empty() && set_empty(n, t)) return;
+    if (t != GRAFT_ATTR_FUNC_LIST && t != GRAFT_ATTR_NONE) mismatch(n, "a list of functions");
+    std::vector<const char *> p;
+    for (const std::string &s : v) p.push_back(s.c_str());
+    detail::check(graft_attrs_set_func_list(a(), n.c_str(), p.data(), static_cast<int>(p.size())));
+  }
+  /* The type the op's definition declares for attr n (a graft_attr_type), GRAFT_ATTR_NONE when
+   * it declares none. */
+  int attr_declared_type(const std::string &n) { return declared(n); }
+
+ protected:
+  explicit AttrSetter(std::string op_type) : op_type_(std::move(op_type)) {}
+  /* Borrowed from the description or call; NULL once it is gone (the C call then fails). */
+  virtual graft_attrs *attrs() const = 0;
+
+ private:
+  graft_attrs *a() const { return attrs(); }
+  graft_attr_type declared(const std::string &n) const {
+    graft_attr_type t = GRAFT_ATTR_NONE;
+    return graft_attrs_declared_type(&t, a(), n.c_str()) == GRAFT_OK ? t : GRAFT_ATTR_NONE;
+  }
+  void expect(const std::string &n, graft_attr_type want, const char *what) const {
+    graft_attr_type t = declared(n);
+    if (t != want && t != GRAFT_ATTR_NONE) mismatch(n, what);
+  }
+  [[noreturn]] void mismatch(const std::string &n, const char *what) const {
+    static const char *const names[] = {"none",         "string",     "int",         "float",       "bool",
+                                        "type",         "shape",      "tensor",      "func",        "placeholder",
+                                        "list(string)", "list(int)",  "list(float)", "list(bool)",  "list(type)",
+                                        "list(shape)",  "list(tensor)", "list(func)"};
+    graft_attr_type t = declared(n);
+    const char *declared_name = t >= 0 && t < 18 ? names[t] : "unknown";
+    throw Error(GRAFT_EINVAL, "op type '" + op_type_ + "': attr '" + n + "' is declared " + declared_name + "; " +
+                                  what + " cannot be one");
+  }
+  /* An empty list for a declared list type (any list kind of host value is empty the same way). */
+  bool set_empty(const std::string &n, graft_attr_type t) {
+    const char *name = n.c_str();
+    switch (t) {
+      case GRAFT_ATTR_STRING_LIST: detail::check(graft_attrs_set_string_list(a(), name, nullptr, nullptr, 0)); return true;
+      case GRAFT_ATTR_INT_LIST: detail::check(graft_attrs_set_int_list(a(), name, nullptr, 0)); return true;
+      case GRAFT_ATTR_FLOAT_LIST: detail::check(graft_attrs_set_float_list(a(), name, nullptr, 0)); return true;
+      case GRAFT_ATTR_BOOL_LIST: detail::check(graft_attrs_set_bool_list(a(), name, nullptr, 0)); return true;
+      case GRAFT_ATTR_TYPE_LIST: detail::check(graft_attrs_set_type_list(a(), name, nullptr, 0)); return true;
+      case GRAFT_ATTR_SHAPE_LIST: detail::check(graft_attrs_set_shape_list(a(), name, nullptr, nullptr, 0)); return true;
+      case GRAFT_ATTR_TENSOR_LIST: detail::check(graft_attrs_set_tensor_list(a(), name, nullptr, 0)); return true;
+      case GRAFT_ATTR_FUNC_LIST: detail::check(graft_attrs_set_func_list(a(), name, nullptr, 0)); return true;
+      case GRAFT_ATTR_SHAPE: detail::check(graft_attrs_set_shape(a(), name, nullptr, 0)); return true;  // []: a scalar
+      default: return false;
+    }
+  }
+  void set_float_list(const std::string &n, const std::vector<double> &v) {
+    std::vector<float> f(v.begin(), v.end());
+    detail::check(graft_attrs_set_float_list(a(), n.c_str(), f.data(), static_cast<int>(f.size())));
+  }
+  static int dtype_named(const std::string &s) {
+    graft_dtype d = 0;
+    detail::check(graft_dtype_from_name(&d, s.c_str()));
+    return d;
+  }
+  std::string op_type_;
+};
+
 /* Builds one op of a graph (graft_op_desc). */
-class OpBuilder {
+class OpBuilder : public AttrSetter {
  public:
   /* name "" for the op type. */
-  OpBuilder(Graph &graph, const std::string &op_type, const std::string &name) : g_(graph.ref()) {
+  OpBuilder(Graph &graph, const std::string &op_type, const std::string &name)
+      : AttrSetter(op_type), g_(graph.ref()) {
     detail::check(graft_op_desc_new(&desc_, graph.c(), op_type.c_str(), name.empty() ? nullptr : name.c_str()));
   }
   ~OpBuilder() { graft_op_desc_free(desc_); }
@@ -737,58 +966,6 @@ class OpBuilder {
   }
   void add_control_input(const Operation &op) { detail::check(graft_op_desc_add_control_input(d(), op.c())); }
   void set_device(const std::string &device) { detail::check(graft_op_desc_set_device(d(), device.c_str())); }
-  void set_attr_int(const std::string &n, int64_t v) { detail::check(graft_op_desc_set_attr_int(d(), n.c_str(), v)); }
-  void set_attr_float(const std::string &n, double v) {
-    detail::check(graft_op_desc_set_attr_float(d(), n.c_str(), static_cast<float>(v)));
-  }
-  void set_attr_bool(const std::string &n, bool v) { detail::check(graft_op_desc_set_attr_bool(d(), n.c_str(), v)); }
-  void set_attr_dtype(const std::string &n, int v) { detail::check(graft_op_desc_set_attr_type(d(), n.c_str(), v)); }
-  void set_attr_string(const std::string &n, const std::string &v) {
-    detail::check(graft_op_desc_set_attr_string(d(), n.c_str(), v.data(), v.size()));
-  }
-  void set_attr_shape(const std::string &n, const Shape &v) {
-    detail::check(graft_op_desc_set_attr_shape(d(), n.c_str(), v.data(), v.rank()));
-  }
-  void set_attr_tensor(const std::string &n, const Tensor &v) {
-    detail::check(graft_op_desc_set_attr_tensor(d(), n.c_str(), v.get()));
-  }
-  void set_attr_func(const std::string &n, const std::string &v) {
-    detail::check(graft_op_desc_set_attr_func(d(), n.c_str(), v.c_str()));
-  }
-  void set_attr_int_list(const std::string &n, const std::vector<int64_t> &v) {
-    detail::check(graft_op_desc_set_attr_int_list(d(), n.c_str(), v.data(), static_cast<int>(v.size())));
-  }
-  void set_attr_float_list(const std::string &n, const std::vector<double> &v) {
-    std::vector<float> f(v.begin(), v.end());
-    detail::check(graft_op_desc_set_attr_float_list(d(), n.c_str(), f.data(), static_cast<int>(f.size())));
-  }
-  void set_attr_bool_list(const std::string &n, const std::vector<bool> &v) {
-    std::vector<graft_bool> b(v.begin(), v.end());
-    detail::check(graft_op_desc_set_attr_bool_list(d(), n.c_str(), b.data(), static_cast<int>(b.size())));
-  }
-  void set_attr_dtype_list(const std::string &n, const std::vector<int> &v) {
-    std::vector<graft_dtype> t(v.begin(), v.end());
-    detail::check(graft_op_desc_set_attr_type_list(d(), n.c_str(), t.data(), static_cast<int>(t.size())));
-  }
-  void set_attr_string_list(const std::string &n, const std::vector<std::string> &v) {
-    std::vector<const void *> p;
-    std::vector<size_t> l;
-    for (const auto &s : v) {
-      p.push_back(s.data());
-      l.push_back(s.size());
-    }
-    detail::check(graft_op_desc_set_attr_string_list(d(), n.c_str(), p.data(), l.data(), static_cast<int>(p.size())));
-  }
-  void set_attr_shape_list(const std::string &n, const std::vector<Shape> &v) {
-    std::vector<const int64_t *> dims;
-    std::vector<int> ranks;
-    for (const Shape &s : v) {
-      dims.push_back(s.data());
-      ranks.push_back(s.rank());
-    }
-    detail::check(
-        graft_op_desc_set_attr_shape_list(d(), n.c_str(), dims.data(), ranks.data(), static_cast<int>(v.size())));
-  }
   /* Adds the op to the graph; the builder cannot be used again. */
   Operation finish() {
     graft_op *op = nullptr;
@@ -797,6 +974,9 @@ class OpBuilder {
     detail::check(graft_op_desc_finish(&op, desc));
     return Operation(g_, op);
   }
+
+ protected:
+  graft_attrs *attrs() const override { return graft_op_desc_attrs(d()); }
 
  private:
   graft_op_desc *d() const {

@@ -352,9 +352,9 @@ class Context {
 };
 
 /* One op run eagerly (or recorded while tracing) on a context. */
-class OpCall {
+class OpCall : public AttrSetter {
  public:
-  OpCall(Context &ctx, const std::string &op_type) : ctx_(ctx.ref()) {
+  OpCall(Context &ctx, const std::string &op_type) : AttrSetter(op_type), ctx_(ctx.ref()) {
     graft_op_call *call = nullptr;
     detail::check(graft_op_call_new(&call, ctx.c(), op_type.c_str()));
     call_.reset(call, graft_op_call_free);
@@ -368,37 +368,15 @@ class OpCall {
     detail::check(graft_op_call_add_input_list(c(), raw.data(), static_cast<int>(raw.size())));
     keep_.insert(keep_.end(), values.begin(), values.end());
   }
-  void set_attr_int(const std::string &n, int64_t v) { detail::check(graft_op_call_set_attr_int(c(), n.c_str(), v)); }
-  void set_attr_float(const std::string &n, double v) {
-    detail::check(graft_op_call_set_attr_float(c(), n.c_str(), static_cast<float>(v)));
-  }
-  void set_attr_bool(const std::string &n, bool v) { detail::check(graft_op_call_set_attr_bool(c(), n.c_str(), v)); }
-  void set_attr_dtype(const std::string &n, int v) { detail::check(graft_op_call_set_attr_type(c(), n.c_str(), v)); }
-  void set_attr_string(const std::string &n, const std::string &v) {
-    detail::check(graft_op_call_set_attr_string(c(), n.c_str(), v.c_str()));
-  }
-  void set_attr_shape(const std::string &n, const Shape &v) {
-    detail::check(graft_op_call_set_attr_shape(c(), n.c_str(), v.data(), v.rank()));
-  }
-  void set_attr_int_list(const std::string &n, const std::vector<int64_t> &v) {
-    detail::check(graft_op_call_set_attr_int_list(c(), n.c_str(), v.data(), static_cast<int>(v.size())));
-  }
-  void set_attr_dtype_list(const std::string &n, const std::vector<int> &v) {
-    std::vector<graft_dtype> t(v.begin(), v.end());
-    detail::check(graft_op_call_set_attr_type_list(c(), n.c_str(), t.data(), static_cast<int>(t.size())));
-  }
-  void set_attr_tensor(const std::string &n, const Tensor &v) {
-    detail::check(graft_op_call_set_attr_tensor(c(), n.c_str(), v.get()));
-  }
-  void set_attr_func(const std::string &n, const std::string &v) {
-    detail::check(graft_op_call_set_attr_func(c(), n.c_str(), v.c_str()));
-  }
   void set_name(const std::string &name) { detail::check(graft_op_call_set_name(c(), name.c_str())); }
   std::vector<Value> execute() {
     int n = 0;
     detail::check(graft_op_call_execute(detail::output_slots(), detail::kMaxOutputs, &n, c()));
     return detail::take_slots(n, ctx_);
   }
+
+ protected:
+  graft_attrs *attrs() const override { return graft_op_call_attrs(c()); }
 
  private:
   graft_op_call *c() const { return call_.get(); }

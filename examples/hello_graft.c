@@ -22,8 +22,8 @@ static graft_op *constant(graft_graph *g, const char *name, const int64_t *dims,
   CHECK(graft_tensor_new(&t, GRAFT_FLOAT32, dims, ndims, v, n * sizeof(float)));
   graft_op_desc *d = NULL;
   CHECK(graft_op_desc_new(&d, g, "Const", name));
-  CHECK(graft_op_desc_set_attr_tensor(d, "value", t));
-  CHECK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
+  CHECK(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", t));
+  CHECK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
   graft_tensor_free(t);
   graft_op *op = NULL;
   CHECK(graft_op_desc_finish(&op, d));
@@ -59,8 +59,8 @@ int main(void) {
   graft_op_desc *d = NULL;
   graft_op *x = NULL;
   CHECK(graft_op_desc_new(&d, g, "Placeholder", "x"));
-  CHECK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
-  CHECK(graft_op_desc_set_attr_shape(d, "shape", (const int64_t[]){GRAFT_UNKNOWN_DIM, 3}, 2));
+  CHECK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
+  CHECK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", (const int64_t[]){GRAFT_UNKNOWN_DIM, 3}, 2));
   CHECK(graft_op_desc_finish(&x, d));
   float wv[6] = {1, -1, 0.5f, 2, -0.5f, 1};
   float bv[2] = {0.25f, -3};

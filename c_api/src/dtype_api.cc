@@ -17,6 +17,16 @@ graft::Status Limits(graft_dtype dtype, graft::DTypeLimits* out) {
 extern "C" {
 
 GRAFT_API graft_bool graft_dtype_is_valid(graft_dtype dtype) { return graft::IsValidDType(D(dtype)); }
+GRAFT_API int graft_dtype_list(graft_dtype* out, int capacity) {
+  int n = 0;
+  for (graft_dtype d = GRAFT_FLOAT32; d <= GRAFT_UINT64; ++d) {
+    if (!graft::IsValidDType(D(d))) continue;
+    if (out != nullptr && n < capacity) out[n] = d;
+    ++n;
+  }
+  return n;
+}
+
 GRAFT_API const char* graft_dtype_name(graft_dtype dtype) { return graft::DTypeNameOrNull(D(dtype)); }
 
 GRAFT_API int graft_dtype_from_name(graft_dtype* out, const char* name) {

@@ -4,7 +4,7 @@
 
 #include "c_api/src/api_error.h"
 #include "c_api/src/eager_handles.h"
-#include "core/eager/host_convert.h"
+#include "c_api/src/host_tensor.h"
 #include "core/variable.h"
 
 using graft::Status;
@@ -107,52 +107,13 @@ GRAFT_API int graft_value_from_tensor(graft_value** out, const graft_tensor* ten
   });
 }
 
-GRAFT_API int graft_value_from_host(graft_value** out, graft_context* ctx, int host_kind, const void* elements,
-                                    const int64_t* dims, int ndims, graft_dtype dtype) {
+GRAFT_API int graft_value_from_host(graft_value** out, graft_context* ctx, graft_host_kind host_kind,
+                                    const void* elements, const int64_t* dims, int ndims, graft_dtype dtype) {
   return Guard("graft_value_from_host", [&]() -> Status {
     GRAFT_CHECK_ARG(out);
     GRAFT_CHECK_ARG(ctx);
-    if (ndims < 0) return graft::errors::InvalidArgument("ndims is ", ndims);
-    if (ndims > 0) GRAFT_CHECK_ARG(dims);
-    int64_t n = 1;
-    for (int i = 0; i < ndims; ++i) {
-      if (dims[i] < 0) return graft::errors::InvalidArgument("dimension ", i, " is ", dims[i]);
-      if (dims[i] > 0 && n > (int64_t{1} << 40) / dims[i]) return graft::errors::InvalidArgument("too many elements");
-      n *= dims[i];
-    }
-    if (n > 0) GRAFT_CHECK_ARG(elements);
-    std::span<const int64_t> d(dims ? dims : nullptr, static_cast<size_t>(ndims));
-    graft::DType dt = static_cast<graft::DType>(dtype);
-    if (dtype != GRAFT_DTYPE_INVALID && !graft::IsValidDType(dt)) return graft::errors::InvalidArgument("dtype ", dtype, " is unknown");
     graft::Tensor t;
-    const size_t count = static_cast<size_t>(n);
-    switch (host_kind) {
-      case GRAFT_HOST_INT64:
-        GRAFT_RETURN_IF_ERROR(graft::eager::TensorFromInts({static_cast<const int64_t*>(elements), count}, d, dt, &t));
-        break;
-      case GRAFT_HOST_DOUBLE:
-        GRAFT_RETURN_IF_ERROR(graft::eager::TensorFromDoubles({static_cast<const double*>(elements), count}, d, dt, &t));
-        break;
-      case GRAFT_HOST_BOOL: {
-        std::vector<bool> bools;
-        auto* b = static_cast<const graft_bool*>(elements);
-        std::unique_ptr<bool[]> flat(new bool[count + 1]);
-        for (size_t i = 0; i < count; ++i) flat[i] = b[i] != 0;
-        GRAFT_RETURN_IF_ERROR(graft::eager::TensorFromBools({flat.get(), count}, d, dt, &t));
-        break;
-      }
-      case GRAFT_HOST_STRING: {
-        std::vector<std::string> strings;
-        auto* s = static_cast<const char* const*>(elements);
-        for (size_t i = 0; i < count; ++i) {
-          if (s[i] == nullptr) return graft::errors::InvalidArgument("string element ", i, " is NULL");
-          strings.emplace_back(s[i]);
-        }
-        GRAFT_RETURN_IF_ERROR(graft::eager::TensorFromHostStrings(std::move(strings), d, dt, &t));
-        break;
-      }
-      default: return graft::errors::InvalidArgument("host_kind ", host_kind, " is not a GRAFT_HOST_* kind");
-    }
+    GRAFT_RETURN_IF_ERROR(graft::capi::TensorFromHost(host_kind, elements, dims, ndims, dtype, &t));
     if (ctx->ctx.current_trace() == nullptr) return NewValue(out, Value::Concrete(std::move(t)));
     // While tracing: a constant of the traced graph.
     OpCall c;
@@ -258,94 +219,7 @@ GRAFT_API int graft_op_call_add_input_list(graft_op_call* call, const graft_valu
   });
 }
 
-#define GRAFT_OP_CALL_SETTER(suffix, ctype, make)                                               \
-  GRAFT_API int graft_op_call_set_attr_##suffix(graft_op_call* call, const char* name, ctype v) { \
-    return Guard("graft_op_call_set_attr_" #suffix, [&]() -> Status {                           \
-      GRAFT_CHECK_ARG(call);                                                                    \
-      GRAFT_CHECK_ARG(name);                                                                    \
-      call->call.attrs[name] = make;                                                            \
-      call->hint = {};                                                                          \
-      return Status::Ok();                                                                      \
-    });                                                                                         \
-  }
-
-GRAFT_OP_CALL_SETTER(int, int64_t, graft::AttrValue::Int(v))
-GRAFT_OP_CALL_SETTER(float, float, graft::AttrValue::Float(v))
-GRAFT_OP_CALL_SETTER(bool, graft_bool, graft::AttrValue::Bool(v != 0))
-GRAFT_OP_CALL_SETTER(type, graft_dtype, graft::AttrValue::Type(static_cast<graft::DType>(v)))
-#undef GRAFT_OP_CALL_SETTER
-
-GRAFT_API int graft_op_call_set_attr_string(graft_op_call* call, const char* name, const char* v) {
-  return Guard("graft_op_call_set_attr_string", [&]() -> Status {
-    GRAFT_CHECK_ARG(call);
-    GRAFT_CHECK_ARG(name);
-    GRAFT_CHECK_ARG(v);
-    call->hint = {};
-    call->call.attrs[name] = graft::AttrValue::String(v);
-    return Status::Ok();
-  });
-}
-
-GRAFT_API int graft_op_call_set_attr_shape(graft_op_call* call, const char* name, const int64_t* dims, int ndims) {
-  return Guard("graft_op_call_set_attr_shape", [&]() -> Status {
-    GRAFT_CHECK_ARG(call);
-    GRAFT_CHECK_ARG(name);
-    if (ndims < -1) return graft::errors::InvalidArgument("ndims is ", ndims);
-    if (ndims > 0) GRAFT_CHECK_ARG(dims);
-    call->hint = {};
-    call->call.attrs[name] = graft::AttrValue::Shape(
-        ndims < 0 ? graft::PartialShape::Unknown() : graft::PartialShape(std::vector<int64_t>(dims, dims + ndims)));
-    return Status::Ok();
-  });
-}
-
-GRAFT_API int graft_op_call_set_attr_int_list(graft_op_call* call, const char* name, const int64_t* v, int n) {
-  return Guard("graft_op_call_set_attr_int_list", [&]() -> Status {
-    GRAFT_CHECK_ARG(call);
-    GRAFT_CHECK_ARG(name);
-    if (n < 0) return graft::errors::InvalidArgument("n is ", n);
-    if (n > 0) GRAFT_CHECK_ARG(v);
-    call->hint = {};
-    call->call.attrs[name] = graft::AttrValue::IntList(std::vector<int64_t>(v, v + n));
-    return Status::Ok();
-  });
-}
-
-GRAFT_API int graft_op_call_set_attr_type_list(graft_op_call* call, const char* name, const graft_dtype* v, int n) {
-  return Guard("graft_op_call_set_attr_type_list", [&]() -> Status {
-    GRAFT_CHECK_ARG(call);
-    GRAFT_CHECK_ARG(name);
-    if (n < 0) return graft::errors::InvalidArgument("n is ", n);
-    if (n > 0) GRAFT_CHECK_ARG(v);
-    std::vector<graft::DType> types;
-    for (int i = 0; i < n; ++i) types.push_back(static_cast<graft::DType>(v[i]));
-    call->hint = {};
-    call->call.attrs[name] = graft::AttrValue::TypeList(std::move(types));
-    return Status::Ok();
-  });
-}
-
-GRAFT_API int graft_op_call_set_attr_tensor(graft_op_call* call, const char* name, const graft_tensor* v) {
-  return Guard("graft_op_call_set_attr_tensor", [&]() -> Status {
-    GRAFT_CHECK_ARG(call);
-    GRAFT_CHECK_ARG(name);
-    GRAFT_CHECK_ARG(v);
-    call->hint = {};
-    call->call.attrs[name] = graft::AttrValue::TensorValue(v->tensor);
-    return Status::Ok();
-  });
-}
-
-GRAFT_API int graft_op_call_set_attr_func(graft_op_call* call, const char* name, const char* function_name) {
-  return Guard("graft_op_call_set_attr_func", [&]() -> Status {
-    GRAFT_CHECK_ARG(call);
-    GRAFT_CHECK_ARG(name);
-    GRAFT_CHECK_ARG(function_name);
-    call->hint = {};
-    call->call.attrs[name] = graft::AttrValue::Func(graft::FuncValue{function_name, {}});
-    return Status::Ok();
-  });
-}
+GRAFT_API graft_attrs* graft_op_call_attrs(graft_op_call* call) { return call ? &call->attrs : nullptr; }
 
 GRAFT_API int graft_op_call_set_name(graft_op_call* call, const char* name) {
   return Guard("graft_op_call_set_name", [&]() -> Status {

@@ -22,9 +22,13 @@ struct graft_value {
 };
 
 struct graft_op_call {
+  graft_op_call() = default;
+  graft_op_call(const graft_op_call&) = delete;  // attrs points into it
+  graft_op_call& operator=(const graft_op_call&) = delete;
   graft_context* ctx = nullptr;
   graft::eager::OpCall call;
   graft::eager::KernelHint hint;  // reset whenever the call changes
+  graft_attrs attrs{&call.attrs, &call.type, [](void* owner) { static_cast<graft_op_call*>(owner)->hint = {}; }, this};
 };
 
 struct graft_value_list {

@@ -13,6 +13,7 @@
 #include "core/partial_shape.h"
 #include "core/runtime/session.h"
 #include "core/tensor.h"
+#include "graft/attrs.h"
 #include "graft/graph.h"
 #include "graft/session.h"
 
@@ -79,9 +80,22 @@ struct graft_callable {
   int num_fetches = 0;
 };
 
+// The attrs of an op description or an op call: the map they fill and the op type whose
+// definition declares them. changed (if set) runs after every set, with owner.
+struct graft_attrs {
+  graft::AttrMap* map = nullptr;
+  const std::string* op_type = nullptr;
+  void (*changed)(void* owner) = nullptr;
+  void* owner = nullptr;
+};
+
 struct graft_op_desc {
+  graft_op_desc() = default;
+  graft_op_desc(const graft_op_desc&) = delete;  // attrs points into it
+  graft_op_desc& operator=(const graft_op_desc&) = delete;
   graft_graph* graph = nullptr;
   graft::NodeSpec spec;
+  graft_attrs attrs{&spec.attrs, &spec.type};
 };
 
 // graft_op stands for a core Node (never defined: the pointers are the Node's address).

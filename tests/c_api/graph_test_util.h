@@ -13,8 +13,8 @@ static inline graft_op *make_const_f32(graft_graph *g, const char *name, const i
   GT_OK(graft_tensor_new(&t, GRAFT_FLOAT32, dims, ndims, values, sizeof(float) * n));
   graft_op_desc *d = NULL;
   GT_OK(graft_op_desc_new(&d, g, "Const", name));
-  GT_OK(graft_op_desc_set_attr_tensor(d, "value", t));
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", t));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
   graft_tensor_free(t);
   graft_op *op = NULL;
   GT_OK(graft_op_desc_finish(&op, d));
@@ -36,8 +36,8 @@ static inline graft_op *make_matrix(graft_graph *g, const char *name, int64_t ro
   free(v);
   graft_op_desc *d = NULL;
   GT_OK(graft_op_desc_new(&d, g, "Const", name));
-  GT_OK(graft_op_desc_set_attr_tensor(d, "value", t));
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", t));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
   graft_tensor_free(t);
   graft_op *op = NULL;
   GT_OK(graft_op_desc_finish(&op, d));
@@ -49,8 +49,8 @@ static inline graft_op *make_placeholder(graft_graph *g, const char *name, graft
                                          int ndims) {
   graft_op_desc *d = NULL;
   GT_OK(graft_op_desc_new(&d, g, "Placeholder", name));
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", dtype));
-  GT_OK(graft_op_desc_set_attr_shape(d, "shape", dims, ndims));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", dtype));
+  GT_OK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", dims, ndims));
   graft_op *op = NULL;
   GT_OK(graft_op_desc_finish(&op, d));
   return op;

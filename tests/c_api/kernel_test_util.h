@@ -42,8 +42,8 @@ static inline graft_tensor *tensor(graft_dtype dt, const int64_t *dims, int ndim
 static inline graft_op *const_t(graft_graph *g, const char *name, graft_tensor *t) {
   graft_op_desc *d = NULL;
   GT_OK(graft_op_desc_new(&d, g, "Const", name));
-  GT_OK(graft_op_desc_set_attr_tensor(d, "value", t));
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", graft_tensor_dtype(t)));
+  GT_OK(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", t));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", graft_tensor_dtype(t)));
   graft_tensor_free(t);
   graft_op *op = NULL;
   GT_OK(graft_op_desc_finish(&op, d));

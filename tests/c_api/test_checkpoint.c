@@ -106,7 +106,7 @@ static graft_op *restore_op(graft_graph *g, const char *name, graft_op *prefix, 
   in(d, prefix);
   in(d, names_op);
   in(d, slices_op);
-  GT_OK(graft_op_desc_set_attr_type_list(d, "dtypes", dtypes, n));
+  GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(d), "dtypes", dtypes, n));
   return fin(d);
 }
 
@@ -449,7 +449,7 @@ static void test_sharded_save_and_merge(void **state) {
   graft_op *p = str_scalar(g, "prefix", prefix);
   graft_op_desc *d = desc(g, "StaticRegexFullMatch", "is_s3");
   in(d, p);
-  GT_OK(graft_op_desc_set_attr_string(d, "pattern", "^s3://.*", 8));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "pattern", "^s3://.*", 8));
   graft_op *is_s3 = fin(d);
   graft_op *suffix = op3(g, "Select", "suffix", is_s3, str_scalar(g, "dot_part", ".part"),
                          str_scalar(g, "temp_part", "_temp/part"));
@@ -474,7 +474,7 @@ static void test_sharded_save_and_merge(void **state) {
   d = desc(g, "MergeV2Checkpoints", "merge");
   in(d, packed);
   in(d, p);
-  GT_OK(graft_op_desc_set_attr_bool(d, "delete_old_dirs", 1));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "delete_old_dirs", 1));
   graft_op *merge = fin(d);
   /* The temporary shard names, then the whole save. */
   char expect_name[192];
@@ -517,8 +517,8 @@ static graft_op *merge_op(graft_graph *g, const char *name, int n, const char *c
   graft_op_desc *d = desc(g, "MergeV2Checkpoints", name);
   in(d, ps);
   in(d, dp);
-  GT_OK(graft_op_desc_set_attr_bool(d, "allow_missing_files", allow_missing));
-  GT_OK(graft_op_desc_set_attr_bool(d, "delete_old_dirs", 0));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "allow_missing_files", allow_missing));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "delete_old_dirs", 0));
   return fin(d);
 }
 
@@ -586,17 +586,17 @@ static void test_path_ops(void **state) {
   graft_op *ps = str_vec(g, "paths", 4, paths);
   graft_op_desc *d = desc(g, "StaticRegexFullMatch", "match");
   in(d, ps);
-  GT_OK(graft_op_desc_set_attr_string(d, "pattern", "^s3://.*", 8));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "pattern", "^s3://.*", 8));
   expect(run(g, fin(d)), GRAFT_BOOL, D(4), (const uint8_t[]){1, 0, 0, 0});
   d = desc(g, "StaticRegexFullMatch", "bad_pattern");
   in(d, ps);
-  GT_OK(graft_op_desc_set_attr_string(d, "pattern", "(", 1));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "pattern", "(", 1));
   expect_run_error(g, fin(d), 1, GRAFT_EINVAL, "pattern", NULL, NULL);
 
   /* DisableCopyOnRead on a variable's handle does nothing (and needs no value). */
   d = desc(g, "VarHandleOp", "var");
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
-  GT_OK(graft_op_desc_set_attr_shape(d, "shape", NULL, 0));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", NULL, 0));
   graft_op *var = fin(d);
   run_target(g, op1(g, "DisableCopyOnRead", "no_copy", var));
 }

@@ -25,8 +25,8 @@ static graft_op *int_const(graft_graph *g, const char *name, int32_t v, graft_op
   GT_OK(graft_tensor_new(&t, GRAFT_INT32, NULL, 0, &v, sizeof v));
   graft_op_desc *d = NULL;
   GT_OK(graft_op_desc_new(&d, g, "Const", name));
-  GT_OK(graft_op_desc_set_attr_tensor(d, "value", t));
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_INT32));
+  GT_OK(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", t));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_INT32));
   if (control) GT_OK(graft_op_desc_add_control_input(d, control));
   graft_tensor_free(t);
   graft_op *op = NULL;
@@ -47,8 +47,8 @@ static graft_op *enter(graft_graph *g, const char *name, graft_output x, const c
   graft_op_desc *d = NULL;
   GT_OK(graft_op_desc_new(&d, g, "Enter", name));
   GT_OK(graft_op_desc_add_input(d, x));
-  GT_OK(graft_op_desc_set_attr_string(d, "frame_name", frame, strlen(frame)));
-  GT_OK(graft_op_desc_set_attr_bool(d, "is_constant", constant));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "frame_name", frame, strlen(frame)));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "is_constant", constant));
   graft_op *op = NULL;
   GT_OK(graft_op_desc_finish(&op, d));
   return op;
@@ -521,9 +521,9 @@ static graft_op *enter_parallel(graft_graph *g, const char *name, graft_output x
   graft_op_desc *d = NULL;
   GT_OK(graft_op_desc_new(&d, g, "Enter", name));
   GT_OK(graft_op_desc_add_input(d, x));
-  GT_OK(graft_op_desc_set_attr_string(d, "frame_name", frame, strlen(frame)));
-  GT_OK(graft_op_desc_set_attr_bool(d, "is_constant", constant));
-  GT_OK(graft_op_desc_set_attr_int(d, "parallel_iterations", parallel_iterations));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "frame_name", frame, strlen(frame)));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "is_constant", constant));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "parallel_iterations", parallel_iterations));
   graft_op *op = NULL;
   GT_OK(graft_op_desc_finish(&op, d));
   return op;

@@ -365,8 +365,8 @@ static int side_effects(graft_context *ctx, const graft_arg *args, int nargs, gr
   graft_op_call *fmt = NULL;
   GT_OK(graft_op_call_new(&fmt, ctx, "StringFormat"));
   GT_OK(graft_op_call_add_input_list(fmt, (const graft_value *const *)&count, 1));
-  GT_OK(graft_op_call_set_attr_string(fmt, "template", "count {}"));
-  GT_OK(graft_op_call_set_attr_string(fmt, "placeholder", "{}"));
+  GT_OK(graft_attrs_set_string(graft_op_call_attrs(fmt), "template", "count {}", strlen("count {}")));
+  GT_OK(graft_attrs_set_string(graft_op_call_attrs(fmt), "placeholder", "{}", strlen("{}")));
   graft_value *text = NULL;
   int n = 0;
   GT_OK(graft_op_call_execute(&text, 1, &n, fmt));
@@ -376,7 +376,7 @@ static int side_effects(graft_context *ctx, const graft_arg *args, int nargs, gr
   GT_OK(graft_op_call_add_input(print, text));
   char stream[600];
   snprintf(stream, sizeof stream, "file://%s", e->log_path);
-  GT_OK(graft_op_call_set_attr_string(print, "output_stream", stream));
+  GT_OK(graft_attrs_set_string(graft_op_call_attrs(print), "output_stream", stream, strlen(stream)));
   GT_OK(graft_op_call_execute(NULL, 0, &n, print));
   graft_op_call_free(print);
   graft_value_free(text);
@@ -489,16 +489,16 @@ static void test_nested_call_and_function_library(void **state) {
   graft_tensor *three = NULL;
   GT_OK(graft_tensor_new(&three, GRAFT_FLOAT32, NULL, 0, (const float[]){3}, 4));
   GT_OK(graft_op_desc_new(&desc, back, "Const", "x"));
-  GT_OK(graft_op_desc_set_attr_tensor(desc, "value", three));
-  GT_OK(graft_op_desc_set_attr_type(desc, "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_tensor(graft_op_desc_attrs(desc), "value", three));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(desc), "dtype", GRAFT_FLOAT32));
   graft_op *xc = NULL;
   GT_OK(graft_op_desc_finish(&xc, desc));
   GT_OK(graft_op_desc_new(&desc, back, "StatefulPartitionedCall", "call"));
   graft_output xin = {xc, 0};
   GT_OK(graft_op_desc_add_input_list(desc, &xin, 1));
-  GT_OK(graft_op_desc_set_attr_func(desc, "f", graft_concrete_function_name(cf)));
+  GT_OK(graft_attrs_set_func(graft_op_desc_attrs(desc), "f", graft_concrete_function_name(cf)));
   graft_dtype tout = GRAFT_FLOAT32;
-  GT_OK(graft_op_desc_set_attr_type_list(desc, "Tout", &tout, 1));
+  GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(desc), "Tout", &tout, 1));
   graft_op *call = NULL;
   GT_OK(graft_op_desc_finish(&call, desc));
   graft_session *s = NULL;
@@ -701,7 +701,7 @@ static int ta_body(graft_context *ctx, const graft_arg *args, int nargs, graft_v
   GT_OK(graft_op_call_new(&c, ctx, "TensorListPushBack"));
   GT_OK(graft_op_call_add_input(c, args[1].value));
   GT_OK(graft_op_call_add_input(c, plus));
-  GT_OK(graft_op_call_set_attr_type(c, "element_dtype", GRAFT_INT32));
+  GT_OK(graft_attrs_set_type(graft_op_call_attrs(c), "element_dtype", GRAFT_INT32));
   graft_value *list = NULL;
   int rc = graft_op_call_execute(&list, 1, &n, c);
   graft_op_call_free(c);
@@ -725,7 +725,7 @@ static int tensor_array(graft_context *ctx, const graft_arg *args, int nargs, gr
   GT_OK(graft_op_call_new(&c, ctx, "TensorListReserve"));
   GT_OK(graft_op_call_add_input(c, elem_shape));
   GT_OK(graft_op_call_add_input(c, zero));
-  GT_OK(graft_op_call_set_attr_type(c, "element_dtype", GRAFT_INT32));
+  GT_OK(graft_attrs_set_type(graft_op_call_attrs(c), "element_dtype", GRAFT_INT32));
   graft_value *list = NULL;
   int n = 0;
   GT_OK(graft_op_call_execute(&list, 1, &n, c));
@@ -740,7 +740,7 @@ static int tensor_array(graft_context *ctx, const graft_arg *args, int nargs, gr
     GT_OK(graft_op_call_new(&c, ctx, "TensorListStack"));
     GT_OK(graft_op_call_add_input(c, res[1]));
     GT_OK(graft_op_call_add_input(c, elem_shape));
-    GT_OK(graft_op_call_set_attr_type(c, "element_dtype", GRAFT_INT32));
+    GT_OK(graft_attrs_set_type(graft_op_call_attrs(c), "element_dtype", GRAFT_INT32));
     rc = graft_op_call_execute(&stacked, 1, &n, c);
     graft_op_call_free(c);
   }
@@ -1026,9 +1026,9 @@ static graft_value *seeded_uniform(graft_context *ctx) {
   const int64_t four = 4, one = 1;
   GT_OK(graft_value_from_host(&shape, ctx, GRAFT_HOST_INT64, &four, &one, 1, GRAFT_INT32));
   GT_OK(graft_op_call_add_input(c, shape));
-  GT_OK(graft_op_call_set_attr_type(c, "dtype", GRAFT_FLOAT32));
-  GT_OK(graft_op_call_set_attr_int(c, "seed", 7));
-  GT_OK(graft_op_call_set_attr_int(c, "seed2", 1));
+  GT_OK(graft_attrs_set_type(graft_op_call_attrs(c), "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_int(graft_op_call_attrs(c), "seed", 7));
+  GT_OK(graft_attrs_set_int(graft_op_call_attrs(c), "seed2", 1));
   graft_value *out = NULL;
   int n = 0;
   GT_OK(graft_op_call_execute(&out, 1, &n, c));

@@ -148,8 +148,8 @@ static void test_round_trip(void **state) {
   graft_op_desc *d = NULL;
   graft_op *sc = NULL;
   GT_OK(graft_op_desc_new(&d, g, "Const", "strings"));
-  GT_OK(graft_op_desc_set_attr_tensor(d, "value", st));
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_STRING));
+  GT_OK(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", st));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_STRING));
   GT_OK(graft_op_desc_finish(&sc, d));
   graft_tensor_free(st);
 

@@ -37,8 +37,8 @@ static void test_matmul_shapes(void **state) {
   GT_OK(graft_op_desc_new(&desc, g, "MatMul", "f"));
   GT_OK(graft_op_desc_add_input(desc, (graft_output){c, 0}));
   GT_OK(graft_op_desc_add_input(desc, (graft_output){d, 0}));
-  GT_OK(graft_op_desc_set_attr_bool(desc, "transpose_a", 1));
-  GT_OK(graft_op_desc_set_attr_bool(desc, "transpose_b", 1));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(desc), "transpose_a", 1));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(desc), "transpose_b", 1));
   GT_OK(graft_op_desc_finish(&f, desc));
   assert_output_shape(f, 0, "(3, 4)");
   assert_int_equal(graft_graph_num_ops(g), before + 1);
@@ -98,8 +98,8 @@ static void test_attributes_and_defaults(void **state) {
   int64_t perm_dims[1] = {2};
   graft_tensor *perm_t = NULL;
   GT_OK(graft_tensor_new(&perm_t, GRAFT_INT32, perm_dims, 1, perm_v, sizeof perm_v));
-  GT_OK(graft_op_desc_set_attr_tensor(d, "value", perm_t));
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_INT32));
+  GT_OK(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", perm_t));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_INT32));
   graft_op *perm = NULL;
   GT_OK(graft_op_desc_finish(&perm, d));
   graft_tensor_free(perm_t);
@@ -116,8 +116,8 @@ static void test_attributes_and_defaults(void **state) {
   GT_OK(graft_op_desc_new(&d, g, "Conv2D", "conv"));
   GT_OK(graft_op_desc_add_input(d, (graft_output){ph, 0}));
   GT_OK(graft_op_desc_add_input(d, (graft_output){filter, 0}));
-  GT_OK(graft_op_desc_set_attr_int_list(d, "strides", strides, 4));
-  GT_OK(graft_op_desc_set_attr_string(d, "padding", "SAME", 4));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", strides, 4));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "padding", "SAME", 4));
   GT_OK(graft_op_desc_finish(&conv, d));
   int64_t back[4] = {0};
   GT_OK(graft_op_get_attr_int_list(back, 4, conv, "strides"));
@@ -153,8 +153,8 @@ static void test_validation_errors(void **state) {
     graft_tensor *t = NULL;
     GT_OK(graft_tensor_new(&t, GRAFT_INT32, NULL, 0, &v, sizeof v));
     GT_OK(graft_op_desc_new(&d, g, "Const", "i"));
-    GT_OK(graft_op_desc_set_attr_tensor(d, "value", t));
-    GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_INT32));
+    GT_OK(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", t));
+    GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_INT32));
     GT_OK(graft_op_desc_finish(&i, d));
     graft_tensor_free(t);
     n++;
@@ -170,13 +170,13 @@ static void test_validation_errors(void **state) {
   GT_OK(graft_op_desc_new(&d, g, "MatMul", "ill_typed"));
   GT_OK(graft_op_desc_add_input(d, (graft_output){f, 0}));
   GT_OK(graft_op_desc_add_input(d, (graft_output){f, 0}));
-  GT_OK(graft_op_desc_set_attr_int(d, "transpose_a", 1));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "transpose_a", 1));
   GT_ERR(GRAFT_EINVAL, graft_op_desc_finish(&op, d), "MatMul op 'ill_typed'", "'transpose_a' must be bool");
 
   GT_OK(graft_op_desc_new(&d, g, "MatMul", "unknown_attr"));
   GT_OK(graft_op_desc_add_input(d, (graft_output){f, 0}));
   GT_OK(graft_op_desc_add_input(d, (graft_output){f, 0}));
-  GT_OK(graft_op_desc_set_attr_int(d, "bogus", 1));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "bogus", 1));
   GT_ERR(GRAFT_EINVAL, graft_op_desc_finish(&op, d), "MatMul op 'unknown_attr'", "no attr named 'bogus'");
 
   /* A value outside the allowed set: MatMul on bool, LogicalNot on float, a padding string. */
@@ -191,8 +191,8 @@ static void test_validation_errors(void **state) {
   GT_OK(graft_op_desc_new(&d, g, "Conv2D", "bad_padding"));
   GT_OK(graft_op_desc_add_input(d, (graft_output){img, 0}));
   GT_OK(graft_op_desc_add_input(d, (graft_output){flt, 0}));
-  GT_OK(graft_op_desc_set_attr_int_list(d, "strides", strides, 4));
-  GT_OK(graft_op_desc_set_attr_string(d, "padding", "HALF", 4));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", strides, 4));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "padding", "HALF", 4));
   GT_ERR(GRAFT_EINVAL, graft_op_desc_finish(&op, d), "Conv2D op 'bad_padding'", "'padding' is 'HALF'", "'SAME'");
 
   /* A list argument given one tensor; an output index that does not exist. */

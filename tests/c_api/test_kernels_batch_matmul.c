@@ -29,8 +29,8 @@ static graft_op *bmm(graft_graph *g, graft_op *x, graft_op *y, int adj_x, int ad
   graft_op_desc *d = desc(g, "BatchMatMulV2", nm("bmm"));
   in(d, x);
   in(d, y);
-  GT_OK(graft_op_desc_set_attr_bool(d, "adj_x", (graft_bool)adj_x));
-  GT_OK(graft_op_desc_set_attr_bool(d, "adj_y", (graft_bool)adj_y));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "adj_x", (graft_bool)adj_x));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "adj_y", (graft_bool)adj_y));
   return fin(d);
 }
 

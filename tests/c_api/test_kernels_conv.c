@@ -33,14 +33,14 @@ static graft_op *conv(graft_graph *g, const char *name, graft_op *x, graft_op *f
   const int64_t dil[4] = {1, dh, dw, 1};
   if (format && strcmp(format, "NCHW") == 0) {
     const int64_t s2[4] = {1, 1, sh, sw};
-    GT_OK(graft_op_desc_set_attr_int_list(d, "strides", s2, 4));
+    GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", s2, 4));
   } else {
-    GT_OK(graft_op_desc_set_attr_int_list(d, "strides", strides, 4));
-    GT_OK(graft_op_desc_set_attr_int_list(d, "dilations", dil, 4));
+    GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", strides, 4));
+    GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "dilations", dil, 4));
   }
-  GT_OK(graft_op_desc_set_attr_string(d, "padding", padding, strlen(padding)));
-  if (pads) GT_OK(graft_op_desc_set_attr_int_list(d, "explicit_paddings", pads, 8));
-  if (format) GT_OK(graft_op_desc_set_attr_string(d, "data_format", format, strlen(format)));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "padding", padding, strlen(padding)));
+  if (pads) GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "explicit_paddings", pads, 8));
+  if (format) GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "data_format", format, strlen(format)));
   graft_op *op = NULL;
   GT_OK(graft_op_desc_finish(&op, d));
   return op;
@@ -223,9 +223,9 @@ static graft_op *pool(graft_graph *g, const char *type, const char *name, graft_
   GT_OK(graft_op_desc_new(&d, g, type, name));
   GT_OK(graft_op_desc_add_input(d, (graft_output){x, 0}));
   const int64_t ks[4] = {1, k, k, 1}, ss[4] = {1, st, st, 1};
-  GT_OK(graft_op_desc_set_attr_int_list(d, "ksize", ks, 4));
-  GT_OK(graft_op_desc_set_attr_int_list(d, "strides", ss, 4));
-  GT_OK(graft_op_desc_set_attr_string(d, "padding", padding, strlen(padding)));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "ksize", ks, 4));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", ss, 4));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "padding", padding, strlen(padding)));
   graft_op *op = NULL;
   GT_OK(graft_op_desc_finish(&op, d));
   return op;
@@ -287,7 +287,7 @@ static graft_op *op_fmt(graft_graph *g, const char *name, graft_op *x, const cha
   graft_op_desc *d = NULL;
   GT_OK(graft_op_desc_new(&d, g, "BiasAddGrad", name));
   GT_OK(graft_op_desc_add_input(d, (graft_output){x, 0}));
-  GT_OK(graft_op_desc_set_attr_string(d, "data_format", format, strlen(format)));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "data_format", format, strlen(format)));
   graft_op *op = NULL;
   GT_OK(graft_op_desc_finish(&op, d));
   return op;

@@ -50,8 +50,8 @@ static graft_op *matmul(graft_graph *g, const char *name, graft_op *a, graft_op 
   graft_op_desc *d = desc(g, "MatMul", name);
   in(d, a);
   in(d, b);
-  GT_OK(graft_op_desc_set_attr_bool(d, "transpose_a", ta));
-  GT_OK(graft_op_desc_set_attr_bool(d, "transpose_b", tb));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "transpose_a", ta));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "transpose_b", tb));
   return fin(d);
 }
 
@@ -69,8 +69,8 @@ static void test_float16_matmul_conv_sum(void **state) {
   graft_op_desc *d = desc(g, "Conv2D", "conv");
   in(d, x);
   in(d, f);
-  GT_OK(graft_op_desc_set_attr_int_list(d, "strides", (const int64_t[]){1, 1, 1, 1}, 4));
-  GT_OK(graft_op_desc_set_attr_string(d, "padding", "VALID", 5));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", (const int64_t[]){1, 1, 1, 1}, 4));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "padding", "VALID", 5));
   expect(run(g, fin(d)), GRAFT_FLOAT16, D(1, 2, 2, 1), (const uint16_t[]){0x4600, 0x4800, 0x4a00, 0x4b00});
 
   /* Sum of [60000, 60000, 1]: 120001 is past float16's range. */
@@ -103,8 +103,8 @@ static void test_bfloat16(void **state) {
 static graft_op *cast(graft_graph *g, const char *name, graft_op *x, graft_dtype to, int truncate) {
   graft_op_desc *d = desc(g, "Cast", name);
   in(d, x);
-  GT_OK(graft_op_desc_set_attr_type(d, "DstT", to));
-  if (truncate) GT_OK(graft_op_desc_set_attr_bool(d, "Truncate", 1));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "DstT", to));
+  if (truncate) GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "Truncate", 1));
   return fin(d);
 }
 
@@ -269,12 +269,12 @@ static void test_unsupported_dtype_refused_at_construction(void **state) {
   graft_op *shape = konst(g, "shape", GRAFT_INT32, D(1), (const int32_t[]){2});
   d = desc(g, "RandomUniform", "ru");
   in(d, shape);
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT16));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT16));
   GT_ERR(GRAFT_EINVAL, graft_op_desc_finish(&out, d), "RandomUniform op 'ru'", "dtype=float16");
   /* The name is still free, and the same op with a supported dtype builds and runs. */
   d = desc(g, "RandomUniform", "ru");
   in(d, shape);
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
   graft_op *ok = fin(d);
   assert_string_equal(graft_op_name(ok), "ru");
   graft_tensor *r = run(g, ok);

@@ -23,7 +23,7 @@ static graft_op *sslice(graft_graph *g, const char *name, graft_op *x, graft_op 
   in(d, e);
   in(d, s);
   static const char *const names[5] = {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"};
-  for (int i = 0; i < 5; ++i) GT_OK(graft_op_desc_set_attr_int(d, names[i], masks[i]));
+  for (int i = 0; i < 5; ++i) GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), names[i], masks[i]));
   return fin(d);
 }
 
@@ -114,7 +114,7 @@ static graft_op *gather(graft_graph *g, const char *name, graft_op *p, graft_op 
   in(d, p);
   in(d, i);
   in(d, a);
-  GT_OK(graft_op_desc_set_attr_int(d, "batch_dims", batch_dims));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "batch_dims", batch_dims));
   return fin(d);
 }
 

@@ -14,7 +14,7 @@
 static graft_op *check(graft_graph *g, const char *name, graft_op *x, const char *message) {
   graft_op_desc *d = desc(g, "CheckNumerics", name);
   in(d, x);
-  GT_OK(graft_op_desc_set_attr_string(d, "message", message, strlen(message)));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "message", message, strlen(message)));
   return fin(d);
 }
 

@@ -176,14 +176,14 @@ static void test_comparisons(void **state) {
   graft_op_desc *d = desc(g, "Equal", "eqs");
   in(d, a);
   in(d, p);
-  GT_OK(graft_op_desc_set_attr_bool(d, "incompatible_shape_error", 0));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "incompatible_shape_error", 0));
   graft_op *eqs = fin(d);
   graft_tensor *v = tensor(GRAFT_FLOAT32, D(2), NULL);
   expect(run_feeds(g, eqs, 0, 1, &p, &v), GRAFT_BOOL, SCALAR, (const uint8_t[]){0});
   d = desc(g, "NotEqual", "nes");
   in(d, a);
   in(d, p);
-  GT_OK(graft_op_desc_set_attr_bool(d, "incompatible_shape_error", 0));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "incompatible_shape_error", 0));
   graft_op *nes = fin(d);
   v = tensor(GRAFT_FLOAT32, D(2), NULL);
   expect(run_feeds(g, nes, 0, 1, &p, &v), GRAFT_BOOL, SCALAR, (const uint8_t[]){1});
@@ -318,7 +318,7 @@ static void test_activations(void **state) {
   expect_f32_near(run(g, unary(g, "LeakyRelu", "leaky", l)), D(3), (const float[]){-0.4f, 3, 0}, 1e-7f);
   graft_op_desc *d = desc(g, "LeakyRelu", "leaky1");
   in(d, l);
-  GT_OK(graft_op_desc_set_attr_float(d, "alpha", 0.1f));
+  GT_OK(graft_attrs_set_float(graft_op_desc_attrs(d), "alpha", 0.1f));
   expect_f32_near(run(g, fin(d)), D(3), (const float[]){-0.2f, 3, 0}, 1e-7f);
   graft_op *ld = konst(g, "ld", GRAFT_FLOAT64, D(1), (const double[]){-10});
   expect_f64_near(run(g, unary(g, "LeakyRelu", "leakyd", ld)), D(1), (const double[]){-2}, 1e-6);

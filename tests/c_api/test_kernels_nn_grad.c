@@ -35,7 +35,7 @@ static graft_op *k(graft_graph *g, graft_dtype dt, const int64_t *dims, int ndim
 }
 
 static void set_str(graft_op_desc *d, const char *name, const char *v) {
-  GT_OK(graft_op_desc_set_attr_string(d, name, v, strlen(v)));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), name, v, strlen(v)));
 }
 
 /* Window attrs: strides (sh, sw), dilations (dh, dw), padding, 8 explicit paddings or NULL,
@@ -54,10 +54,10 @@ static graft_op *conv_op(graft_graph *g, const char *type, graft_op *a, graft_op
   in(d, b);
   if (c) in(d, c);
   const int64_t strides[4] = {1, w.sh, w.sw, 1}, dil[4] = {1, w.dh ? w.dh : 1, w.dw ? w.dw : 1, 1};
-  GT_OK(graft_op_desc_set_attr_int_list(d, "strides", strides, 4));
-  GT_OK(graft_op_desc_set_attr_int_list(d, "dilations", dil, 4));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", strides, 4));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "dilations", dil, 4));
   set_str(d, "padding", w.padding);
-  if (w.pads) GT_OK(graft_op_desc_set_attr_int_list(d, "explicit_paddings", w.pads, 8));
+  if (w.pads) GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "explicit_paddings", w.pads, 8));
   if (w.format) set_str(d, "data_format", w.format);
   return fin(d);
 }
@@ -70,8 +70,8 @@ static graft_op *pool_op(graft_graph *g, const char *type, graft_op *a, graft_op
   if (b) in(d, b);
   if (c) in(d, c);
   const int64_t ksize[4] = {1, kh, kw, 1}, strides[4] = {1, sh, sw, 1};
-  GT_OK(graft_op_desc_set_attr_int_list(d, "ksize", ksize, 4));
-  GT_OK(graft_op_desc_set_attr_int_list(d, "strides", strides, 4));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "ksize", ksize, 4));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", strides, 4));
   set_str(d, "padding", padding);
   return fin(d);
 }
@@ -365,8 +365,8 @@ static graft_op *batch_norm(graft_graph *g, graft_op *x, graft_op *scale, const 
   in(d, k(g, GRAFT_FLOAT32, D(3), F(0, 1, -1)));
   in(d, k(g, GRAFT_FLOAT32, D(3), F(5, 6, 7)));
   in(d, k(g, GRAFT_FLOAT32, D(3), F(4, 9, 0.25f)));
-  GT_OK(graft_op_desc_set_attr_float(d, "epsilon", 0.001f));
-  GT_OK(graft_op_desc_set_attr_bool(d, "is_training", (graft_bool)training));
+  GT_OK(graft_attrs_set_float(graft_op_desc_attrs(d), "epsilon", 0.001f));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "is_training", (graft_bool)training));
   set_str(d, "data_format", format);
   return fin(d);
 }

@@ -133,13 +133,13 @@ static void set_shapes(graft_op_desc *d, const spec *dense, int nd) {
     dims[i] = dense[i].dims;
     ndims[i] = dense[i].ndims;
   }
-  GT_OK(graft_op_desc_set_attr_shape_list(d, "dense_shapes", dims, ndims, nd));
+  GT_OK(graft_attrs_set_shape_list(graft_op_desc_attrs(d), "dense_shapes", dims, ndims, nd));
 }
 
 static void set_sparse_types(graft_op_desc *d, const spec *sparse, int ns) {
   graft_dtype types[8];
   for (int i = 0; i < ns; ++i) types[i] = sparse[i].dtype;
-  GT_OK(graft_op_desc_set_attr_type_list(d, "sparse_types", types, ns));
+  GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(d), "sparse_types", types, ns));
 }
 
 /* The default of dense feature i: its op, or an empty tensor (required). */
@@ -211,10 +211,10 @@ static graft_op *parse_v2(graft_graph *g, const char *name, graft_op *ser, graft
   in(d, dense_keys);
   in(d, ragged_keys);
   GT_OK(graft_op_desc_add_input_list(d, defs, nd));
-  GT_OK(graft_op_desc_set_attr_int(d, "num_sparse", ns));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "num_sparse", ns));
   set_sparse_types(d, sparse, ns);
-  GT_OK(graft_op_desc_set_attr_type_list(d, "ragged_value_types", NULL, 0));
-  GT_OK(graft_op_desc_set_attr_type_list(d, "ragged_split_types", NULL, 0));
+  GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(d), "ragged_value_types", NULL, 0));
+  GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(d), "ragged_split_types", NULL, 0));
   set_shapes(d, dense, nd);
   return fin(d);
 }
@@ -548,11 +548,11 @@ static void test_v2_errors(void **state) {
   in(d, none);
   in(d, rk);
   GT_OK(graft_op_desc_add_input_list(d, NULL, 0));
-  GT_OK(graft_op_desc_set_attr_int(d, "num_sparse", 0));
-  GT_OK(graft_op_desc_set_attr_type_list(d, "sparse_types", NULL, 0));
-  GT_OK(graft_op_desc_set_attr_type_list(d, "ragged_value_types", (const graft_dtype[]){GRAFT_INT64}, 1));
-  GT_OK(graft_op_desc_set_attr_type_list(d, "ragged_split_types", (const graft_dtype[]){GRAFT_INT64}, 1));
-  GT_OK(graft_op_desc_set_attr_shape_list(d, "dense_shapes", NULL, NULL, 0));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "num_sparse", 0));
+  GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(d), "sparse_types", NULL, 0));
+  GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(d), "ragged_value_types", (const graft_dtype[]){GRAFT_INT64}, 1));
+  GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(d), "ragged_split_types", (const graft_dtype[]){GRAFT_INT64}, 1));
+  GT_OK(graft_attrs_set_shape_list(graft_op_desc_attrs(d), "dense_shapes", NULL, NULL, 0));
   graft_op *ragged = fin(d);
   EXPECT_PARSE_ERROR(g, ragged, ser, serialized(&ex, 1, 1), GRAFT_EUNIMPLEMENTED, "ParseExampleV2 op 'ragged'",
                      "ragged features");

@@ -35,7 +35,7 @@ static graft_op *reduce(graft_graph *g, const char *type, const char *name, graf
   graft_op_desc *d = desc(g, type, name);
   in(d, x);
   in(d, axes);
-  if (keep) GT_OK(graft_op_desc_set_attr_bool(d, "keep_dims", 1));
+  if (keep) GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "keep_dims", 1));
   return fin(d);
 }
 
@@ -216,7 +216,7 @@ static graft_op *arg(graft_graph *g, const char *type, const char *name, graft_o
   graft_op_desc *d = desc(g, type, name);
   in(d, x);
   in(d, dim);
-  if (out != GRAFT_DTYPE_INVALID) GT_OK(graft_op_desc_set_attr_type(d, "output_type", out));
+  if (out != GRAFT_DTYPE_INVALID) GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "output_type", out));
   return fin(d);
 }
 

@@ -36,7 +36,7 @@ static graft_op *one_hot(graft_graph *g, graft_op *idx, graft_op *depth, graft_o
   in(d, depth);
   in(d, on);
   in(d, off);
-  GT_OK(graft_op_desc_set_attr_int(d, "axis", axis));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "axis", axis));
   return fin(d);
 }
 
@@ -46,8 +46,8 @@ static graft_op *cumsum(graft_graph *g, graft_op *x, graft_op *axis, int exclusi
   graft_op_desc *d = desc(g, "Cumsum", nm("cs"));
   in(d, x);
   in(d, axis);
-  GT_OK(graft_op_desc_set_attr_bool(d, "exclusive", (graft_bool)exclusive));
-  GT_OK(graft_op_desc_set_attr_bool(d, "reverse", (graft_bool)reverse));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "exclusive", (graft_bool)exclusive));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "reverse", (graft_bool)reverse));
   return fin(d);
 }
 
@@ -55,14 +55,14 @@ static graft_op *top_k(graft_graph *g, graft_op *x, graft_op *k, graft_dtype ind
   graft_op_desc *d = desc(g, "TopKV2", nm("tk"));
   in(d, x);
   in(d, k);
-  GT_OK(graft_op_desc_set_attr_type(d, "index_type", index_type));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "index_type", index_type));
   return fin(d);
 }
 
 static graft_op *unique(graft_graph *g, graft_op *x, graft_dtype out_idx) {
   graft_op_desc *d = desc(g, "Unique", nm("u"));
   in(d, x);
-  GT_OK(graft_op_desc_set_attr_type(d, "out_idx", out_idx));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "out_idx", out_idx));
   return fin(d);
 }
 

@@ -25,7 +25,7 @@ static void test_shape_size_rank(void **state) {
   graft_op *s32 = op1(g, "Shape", "s32", x);
   graft_op_desc *d = desc(g, "Shape", "s64");
   in(d, x);
-  GT_OK(graft_op_desc_set_attr_type(d, "out_type", GRAFT_INT64));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "out_type", GRAFT_INT64));
   graft_op *s64 = fin(d);
   expect(run(g, s32), GRAFT_INT32, D(2), (const int32_t[]){2, 3});
   expect(run(g, s64), GRAFT_INT64, D(2), (const int64_t[]){2, 3});
@@ -38,7 +38,7 @@ static void test_shape_size_rank(void **state) {
   d = desc(g, "ShapeN", "sn");
   graft_output list[3] = {{x, 0}, {fe, 0}, {f3, 0}};
   GT_OK(graft_op_desc_add_input_list(d, list, 3));
-  GT_OK(graft_op_desc_set_attr_type(d, "out_type", GRAFT_INT64));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "out_type", GRAFT_INT64));
   graft_op *sn = fin(d);
   expect(run_feeds(g, sn, 0, 0, NULL, NULL), GRAFT_INT64, D(2), (const int64_t[]){2, 3});
   expect(run_feeds(g, sn, 1, 0, NULL, NULL), GRAFT_INT64, D(2), (const int64_t[]){0, 4});
@@ -47,7 +47,7 @@ static void test_shape_size_rank(void **state) {
   expect(run(g, op1(g, "Size", "n", x)), GRAFT_INT32, SCALAR, (const int32_t[]){6});
   d = desc(g, "Size", "n64");
   in(d, e);
-  GT_OK(graft_op_desc_set_attr_type(d, "out_type", GRAFT_INT64));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "out_type", GRAFT_INT64));
   expect(run(g, fin(d)), GRAFT_INT64, SCALAR, (const int64_t[]){0});
   expect(run(g, op1(g, "Size", "nsc", sc)), GRAFT_INT32, SCALAR, (const int32_t[]){1});
   expect(run(g, op1(g, "Rank", "r", x)), GRAFT_INT32, SCALAR, (const int32_t[]){2});
@@ -125,14 +125,14 @@ static void test_expand_squeeze(void **state) {
   expect(run(g, op1(g, "Squeeze", "q0", y)), GRAFT_FLOAT32, D(2), (const float[]){1.5f, 2.5f});
   graft_op_desc *d = desc(g, "Squeeze", "q1");
   in(d, y);
-  GT_OK(graft_op_desc_set_attr_int_list(d, "squeeze_dims", (const int64_t[]){-1}, 1));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "squeeze_dims", (const int64_t[]){-1}, 1));
   expect(run(g, fin(d)), GRAFT_FLOAT32, D(1, 2), (const float[]){1.5f, 2.5f});
   graft_op *one = konst(g, "one", GRAFT_INT32, D(1, 1), (const int32_t[]){5});
   expect(run(g, op1(g, "Squeeze", "q2", one)), GRAFT_INT32, SCALAR, (const int32_t[]){5});
   graft_op *p = ph(g, "p", GRAFT_FLOAT32);
   d = desc(g, "Squeeze", "q");
   in(d, p);
-  GT_OK(graft_op_desc_set_attr_int_list(d, "squeeze_dims", (const int64_t[]){1}, 1));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "squeeze_dims", (const int64_t[]){1}, 1));
   graft_op *q = fin(d);
   expect_error(g, q, p, tensor(GRAFT_FLOAT32, D(1, 2, 3), NULL), GRAFT_EINVAL, "Squeeze op 'q'",
                "Can not squeeze dim[1], expected a dimension of 1, got 2");
@@ -447,7 +447,7 @@ static void test_pack_unpack(void **state) {
   expect(run(g, fin(d)), GRAFT_INT32, D(3, 2), (const int32_t[]){1, 2, 3, 4, 5, 6});
   d = desc(g, "Pack", "p1");
   GT_OK(graft_op_desc_add_input_list(d, list, 3));
-  GT_OK(graft_op_desc_set_attr_int(d, "axis", -1));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "axis", -1));
   expect(run(g, fin(d)), GRAFT_INT32, D(2, 3), (const int32_t[]){1, 3, 5, 2, 4, 6});
   graft_op *s1 = make_const(g, "s1", 1.5f), *s2 = make_const(g, "s2", -2.0f);
   graft_output sl[2] = {{s1, 0}, {s2, 0}};
@@ -465,21 +465,21 @@ static void test_pack_unpack(void **state) {
   graft_op *m = konst(g, "m", GRAFT_FLOAT64, D(3, 2), (const double[]){1, 2, 3, 4, 5, 6});
   d = desc(g, "Unpack", "u0");
   in(d, m);
-  GT_OK(graft_op_desc_set_attr_int(d, "num", 3));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "num", 3));
   graft_op *u0 = fin(d);
   expect(run_feeds(g, u0, 0, 0, NULL, NULL), GRAFT_FLOAT64, D(2), (const double[]){1, 2});
   expect(run_feeds(g, u0, 2, 0, NULL, NULL), GRAFT_FLOAT64, D(2), (const double[]){5, 6});
   d = desc(g, "Unpack", "u1");
   in(d, m);
-  GT_OK(graft_op_desc_set_attr_int(d, "num", 2));
-  GT_OK(graft_op_desc_set_attr_int(d, "axis", -1));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "num", 2));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "axis", -1));
   graft_op *u1 = fin(d);
   expect(run_feeds(g, u1, 0, 0, NULL, NULL), GRAFT_FLOAT64, D(3), (const double[]){1, 3, 5});
   expect(run_feeds(g, u1, 1, 0, NULL, NULL), GRAFT_FLOAT64, D(3), (const double[]){2, 4, 6});
   graft_op *up = ph(g, "up", GRAFT_FLOAT64);
   d = desc(g, "Unpack", "u");
   in(d, up);
-  GT_OK(graft_op_desc_set_attr_int(d, "num", 3));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "num", 3));
   graft_op *u = fin(d);
   expect_error(g, u, up, tensor(GRAFT_FLOAT64, D(2, 3), NULL), GRAFT_EINVAL, "Unpack op 'u'",
                "Input shape axis 0 must equal 3, got 2");
@@ -507,7 +507,7 @@ static void put(graft_dtype dt, void *dst, int i, double v) {
 static graft_op *cast(graft_graph *g, const char *name, graft_op *x, graft_dtype dst) {
   graft_op_desc *d = desc(g, "Cast", name);
   in(d, x);
-  GT_OK(graft_op_desc_set_attr_type(d, "DstT", dst));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "DstT", dst));
   return fin(d);
 }
 
@@ -558,8 +558,8 @@ static void test_cast_semantics(void **state) {
   expect(run(g, cast(g, "fb", f, GRAFT_BOOL)), GRAFT_BOOL, D(6), (const uint8_t[]){1, 1, 0, 1, 1, 1});
   graft_op_desc *d = desc(g, "Cast", "ft");
   in(d, f);
-  GT_OK(graft_op_desc_set_attr_type(d, "DstT", GRAFT_INT16));
-  GT_OK(graft_op_desc_set_attr_bool(d, "Truncate", 1));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "DstT", GRAFT_INT16));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "Truncate", 1));
   expect(run(g, fin(d)), GRAFT_INT16, D(6), (const int16_t[]){-2, 0, 0, 0, 2, 100});
   graft_op *df = konst(g, "df", GRAFT_FLOAT64, D(3), (const double[]){0.1, -1e300, 2.5});
   expect(run(g, cast(g, "dff", df, GRAFT_FLOAT32)), GRAFT_FLOAT32, D(3), (const float[]){0.1f, -INFINITY, 2.5f});

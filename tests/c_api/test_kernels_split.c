@@ -22,7 +22,7 @@ static graft_op *split(graft_graph *g, const char *name, graft_op *dim, graft_op
   graft_op_desc *d = desc(g, "Split", name);
   in(d, dim);
   in(d, x);
-  GT_OK(graft_op_desc_set_attr_int(d, "num_split", n));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "num_split", n));
   return fin(d);
 }
 
@@ -31,7 +31,7 @@ static graft_op *splitv(graft_graph *g, const char *name, graft_op *x, graft_op 
   in(d, x);
   in(d, sizes);
   in(d, dim);
-  GT_OK(graft_op_desc_set_attr_int(d, "num_split", n));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "num_split", n));
   return fin(d);
 }
 
@@ -39,7 +39,7 @@ static graft_op *mpad(graft_graph *g, const char *name, graft_op *x, graft_op *p
   graft_op_desc *d = desc(g, "MirrorPad", name);
   in(d, x);
   in(d, pads);
-  GT_OK(graft_op_desc_set_attr_string(d, "mode", mode, strlen(mode)));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "mode", mode, strlen(mode)));
   return fin(d);
 }
 

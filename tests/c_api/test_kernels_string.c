@@ -16,7 +16,7 @@
 #include "kernel_test_util.h"
 
 static void set_string(graft_op_desc *d, const char *attr, const char *value) {
-  GT_OK(graft_op_desc_set_attr_string(d, attr, value, strlen(value)));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), attr, value, strlen(value)));
 }
 
 /* StringFormat of n inputs with template and placeholder "{}"; summarize < -1: the default. */
@@ -28,7 +28,7 @@ static graft_op *format(graft_graph *g, const char *name, const char *tmpl, int6
   GT_OK(graft_op_desc_add_input_list(d, outs, n));
   set_string(d, "template", tmpl);
   set_string(d, "placeholder", "{}");
-  if (summarize >= -1) GT_OK(graft_op_desc_set_attr_int(d, "summarize", summarize));
+  if (summarize >= -1) GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "summarize", summarize));
   return fin(d);
 }
 
@@ -267,7 +267,7 @@ static graft_op *assert_op(graft_graph *g, const char *name, graft_op *cond, gra
   graft_output outs[8];
   for (int i = 0; i < n; ++i) outs[i] = (graft_output){data[i], 0};
   GT_OK(graft_op_desc_add_input_list(d, outs, n));
-  if (summarize >= -1) GT_OK(graft_op_desc_set_attr_int(d, "summarize", summarize));
+  if (summarize >= -1) GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "summarize", summarize));
   return fin(d);
 }
 
@@ -360,7 +360,7 @@ static graft_op *static_replace(graft_graph *g, const char *name, graft_op *inpu
   in(d, input);
   set_string(d, "pattern", pattern);
   set_string(d, "rewrite", rewrite);
-  if (global >= 0) GT_OK(graft_op_desc_set_attr_bool(d, "replace_global", global));
+  if (global >= 0) GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "replace_global", global));
   return fin(d);
 }
 
@@ -510,7 +510,7 @@ static void test_regex_replace(void **state) {
   in(d, x);
   in(d, strings(g, "pat2", SCALAR, (const char *const[]){"[aeiou]"}));
   in(d, strings(g, "rew2", SCALAR, (const char *const[]){"_"}));
-  GT_OK(graft_op_desc_set_attr_bool(d, "replace_global", 0));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "replace_global", 0));
   expect_strings(run(g, fin(d)), D(3), (const char *const[]){"b_nana", "_pple", "ch_rry"});
 }
 

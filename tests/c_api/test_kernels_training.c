@@ -30,15 +30,15 @@ static inline void expect_f64_near(graft_tensor *t, const int64_t *dims, int ndi
 
 static graft_op *ref_var(graft_graph *g, const char *name, graft_dtype dt, const int64_t *dims, int ndims) {
   graft_op_desc *d = desc(g, "VariableV2", name);
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", dt));
-  GT_OK(graft_op_desc_set_attr_shape(d, "shape", dims, ndims));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", dt));
+  GT_OK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", dims, ndims));
   return fin(d);
 }
 
 static graft_op *res_var(graft_graph *g, const char *name, graft_dtype dt, const int64_t *dims, int ndims) {
   graft_op_desc *d = desc(g, "VarHandleOp", name);
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", dt));
-  GT_OK(graft_op_desc_set_attr_shape(d, "shape", dims, ndims));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", dt));
+  GT_OK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", dims, ndims));
   return fin(d);
 }
 
@@ -46,7 +46,7 @@ static graft_op *res_op(graft_graph *g, const char *type, const char *name, graf
   graft_op_desc *d = desc(g, type, name);
   in(d, h);
   if (v) in(d, v);
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", dt));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", dt));
   return fin(d);
 }
 
@@ -152,7 +152,7 @@ static graft_op *adam_op(graft_graph *g, const char *type, const char *name, gra
   for (int i = 0; i < 3; ++i) in(d, vars[i]);
   for (int i = 0; i < 6; ++i) in(d, scalars[i]);
   in(d, grad);
-  if (nesterov) GT_OK(graft_op_desc_set_attr_bool(d, "use_nesterov", 1));
+  if (nesterov) GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "use_nesterov", 1));
   return fin(d);
 }
 
@@ -228,9 +228,9 @@ static graft_op *random_op(graft_graph *g, const char *type, const char *name, g
                            int64_t seed, int64_t seed2) {
   graft_op_desc *d = desc(g, type, name);
   in(d, shape);
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", dt));
-  GT_OK(graft_op_desc_set_attr_int(d, "seed", seed));
-  GT_OK(graft_op_desc_set_attr_int(d, "seed2", seed2));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", dt));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "seed", seed));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "seed2", seed2));
   return fin(d);
 }
 
@@ -391,7 +391,7 @@ static graft_op *random_int(graft_graph *g, const char *name, graft_op *shape, g
   in(d, shape);
   in(d, lo);
   in(d, hi);
-  GT_OK(graft_op_desc_set_attr_int(d, "seed", seed));
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "seed", seed));
   return fin(d);
 }
 

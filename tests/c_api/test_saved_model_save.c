@@ -16,8 +16,8 @@ typedef struct {
 
 static graft_op *var_handle(graft_graph *g, const char *name, const int64_t *dims, int ndims) {
   graft_op_desc *d = desc(g, "VarHandleOp", name);
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
-  GT_OK(graft_op_desc_set_attr_shape(d, "shape", dims, ndims));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", dims, ndims));
   return fin(d);
 }
 
@@ -30,12 +30,12 @@ static model build(void) {
   m.x = make_placeholder(g, "x", GRAFT_FLOAT32, (const int64_t[]){-1, 2}, 2);
   m.w = var_handle(g, "w", (const int64_t[]){2, 1}, 2);
   graft_op_desc *d = desc(g, "VariableV2", "b");
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
-  GT_OK(graft_op_desc_set_attr_shape(d, "shape", (const int64_t[]){1}, 1));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", (const int64_t[]){1}, 1));
   m.b = fin(d);
   d = desc(g, "ReadVariableOp", "w/read");
   in(d, m.w);
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
   graft_op *wr = fin(d);
   graft_op *xw = make_binary(g, "MatMul", "xw", m.x, wr);
   m.y = make_binary(g, "Add", "y", xw, m.b);
@@ -45,7 +45,7 @@ static model build(void) {
   d = desc(g, "AssignVariableOp", "w/assign");
   in(d, m.w);
   in(d, w0);
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
   graft_op *wa = fin(d);
   graft_op *ba = make_binary(g, "Assign", "b/assign", m.b, b0);
   d = desc(g, "NoOp", "init");
@@ -58,7 +58,7 @@ static model build(void) {
   d = desc(g, "AssignAddVariableOp", "w/step");
   in(d, m.w);
   in(d, one);
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
   graft_op *ws = fin(d);
   graft_op *bs = make_binary(g, "AssignAdd", "b/step", m.b, one_b);
   d = desc(g, "NoOp", "step");

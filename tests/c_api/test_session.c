@@ -157,8 +157,8 @@ static void test_pruning(void **state) {
 static graft_op *var_handle(graft_graph *g, const char *name) {
   graft_op_desc *d = NULL;
   GT_OK(graft_op_desc_new(&d, g, "VarHandleOp", name));
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
-  GT_OK(graft_op_desc_set_attr_shape(d, "shape", NULL, 0));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", NULL, 0));
   graft_op *op = NULL;
   GT_OK(graft_op_desc_finish(&op, d));
   return op;
@@ -169,7 +169,7 @@ static graft_op *var_op(graft_graph *g, const char *type, const char *name, graf
   GT_OK(graft_op_desc_new(&d, g, type, name));
   GT_OK(graft_op_desc_add_input(d, (graft_output){handle, 0}));
   if (value) GT_OK(graft_op_desc_add_input(d, (graft_output){value, 0}));
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
   graft_op *op = NULL;
   GT_OK(graft_op_desc_finish(&op, d));
   return op;
@@ -212,8 +212,8 @@ static void test_ref_variables(void **state) {
   graft_op_desc *d = NULL;
   graft_op *var = NULL, *assign = NULL, *add = NULL, *id = NULL;
   GT_OK(graft_op_desc_new(&d, g, "VariableV2", "w"));
-  GT_OK(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32));
-  GT_OK(graft_op_desc_set_attr_shape(d, "shape", NULL, 0));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", NULL, 0));
   GT_OK(graft_op_desc_finish(&var, d));
   assert_int_equal(graft_output_dtype((graft_output){var, 0}), GRAFT_FLOAT32_REF);
   graft_op *five = make_const(g, "five", 5.0f);

@@ -84,8 +84,8 @@ void NeverThrows(const char* what, F f, bool sticky = false) {
   assert_int_equal(graft_tensor_new(&t, GRAFT_FLOAT32, nullptr, 0, &v, sizeof v), GRAFT_OK);
   graft_op_desc* d = nullptr;
   assert_int_equal(graft_op_desc_new(&d, g, "Const", name), GRAFT_OK);
-  assert_int_equal(graft_op_desc_set_attr_tensor(d, "value", t), GRAFT_OK);
-  assert_int_equal(graft_op_desc_set_attr_type(d, "dtype", GRAFT_FLOAT32), GRAFT_OK);
+  assert_int_equal(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", t), GRAFT_OK);
+  assert_int_equal(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32), GRAFT_OK);
   graft_tensor_free(t);
   graft_op* op = nullptr;
   assert_int_equal(graft_op_desc_finish(&op, d), GRAFT_OK);

@@ -80,6 +80,13 @@ enum graft_dtype_value {
 /* 1 if dtype is one of the values above other than GRAFT_DTYPE_INVALID. */
 GRAFT_API graft_bool graft_dtype_is_valid(graft_dtype dtype);
 
+/*
+ * The dtype table, for bindings that build theirs from it: writes every dtype that is not a
+ * reference (GRAFT_FLOAT32 .. GRAFT_UINT64, in code order) to out, up to capacity of them, and
+ * returns how many there are (out may be NULL with capacity 0 to ask the count). Thread-safe.
+ */
+GRAFT_API int graft_dtype_list(graft_dtype *out, int capacity);
+
 /* The dtype's name ("float32", "int64_ref", ...); NULL for an invalid dtype. Static. */
 GRAFT_API const char *graft_dtype_name(graft_dtype dtype);
 

@@ -17,6 +17,7 @@
 #ifndef GRAFT_EAGER_H
 #define GRAFT_EAGER_H
 
+#include "graft/attrs.h"
 #include "graft/common.h"
 #include "graft/dtype.h"
 #include "graft/graph.h"
@@ -53,20 +54,12 @@ GRAFT_API void graft_context_clear_caches(graft_context *ctx);
 /* A concrete value sharing tensor's buffer (used in a trace, it is captured). */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_value_from_tensor(graft_value **out, const graft_tensor *tensor);
 
-/* Kinds of host elements for graft_value_from_host. */
-#define GRAFT_HOST_INT64 1  /* int64_t: int32 when every value fits (TensorFlow's choice), else int64 */
-#define GRAFT_HOST_DOUBLE 2 /* double: float32 */
-#define GRAFT_HOST_BOOL 3   /* graft_bool */
-#define GRAFT_HOST_STRING 4 /* const char * (NUL-terminated) */
-
 /*
- * convert_to_tensor: host elements (a scalar with ndims 0, nested lists given flat in row-major
- * order with their dims) as a value of dtype, or of the inferred dtype when dtype is
- * GRAFT_DTYPE_INVALID. A value that does not fit the dtype (1.5 as int32, 300 as uint8, a
- * string as a number) is GRAFT_EDTYPE or GRAFT_EINVAL naming the element. While tracing it is
- * a constant of the traced graph; otherwise concrete.
+ * convert_to_tensor: host elements as a value, by the rule of graft_tensor_from_host (graft/tensor.h).
+ * While tracing it is a constant of the traced graph; otherwise concrete.
  */
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_value_from_host(graft_value **out, graft_context *ctx, int host_kind,
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_value_from_host(graft_value **out, graft_context *ctx,
+                                                          graft_host_kind host_kind,
                                                           const void *elements, const int64_t *dims, int ndims,
                                                           graft_dtype dtype);
 
@@ -98,25 +91,9 @@ GRAFT_API void graft_op_call_free(graft_op_call *call);
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_add_input(graft_op_call *call, const graft_value *value);
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_add_input_list(graft_op_call *call, const graft_value *const *values,
                                                                  int n);
-/* Attrs (those inferred from the inputs, such as T, need not be set). */
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_attr_int(graft_op_call *call, const char *name, int64_t v);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_attr_float(graft_op_call *call, const char *name, float v);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_attr_bool(graft_op_call *call, const char *name, graft_bool v);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_attr_type(graft_op_call *call, const char *name, graft_dtype v);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_attr_string(graft_op_call *call, const char *name,
-                                                                  const char *v);
-/* dims NULL with ndims -1: unknown rank. */
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_attr_shape(graft_op_call *call, const char *name,
-                                                                 const int64_t *dims, int ndims);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_attr_int_list(graft_op_call *call, const char *name,
-                                                                    const int64_t *v, int n);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_attr_type_list(graft_op_call *call, const char *name,
-                                                                     const graft_dtype *v, int n);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_attr_tensor(graft_op_call *call, const char *name,
-                                                                  const graft_tensor *v);
-/* A function attr naming a function of the traced graph's library. */
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_attr_func(graft_op_call *call, const char *name,
-                                                                const char *function_name);
+/* The call's attributes (graft/attrs.h; those inferred from the inputs, such as T, need not be
+ * set); borrowed, valid until the call is freed. NULL only for a NULL call. */
+GRAFT_API graft_attrs *graft_op_call_attrs(graft_op_call *call);
 /* Tracing only: the op's name in the traced graph (made unique). */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_name(graft_op_call *call, const char *name);
 

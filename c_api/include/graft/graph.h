@@ -23,6 +23,7 @@
 #ifndef GRAFT_GRAPH_H
 #define GRAFT_GRAPH_H
 
+#include "graft/attrs.h"
 #include "graft/common.h"
 #include "graft/dtype.h"
 #include "graft/memory.h"
@@ -41,27 +42,6 @@ typedef struct graft_output {
   int index;
 } graft_output;
 
-/* Attribute types, as returned by graft_op_attr_type. */
-typedef enum graft_attr_type {
-  GRAFT_ATTR_NONE = 0,
-  GRAFT_ATTR_STRING = 1,
-  GRAFT_ATTR_INT = 2,
-  GRAFT_ATTR_FLOAT = 3,
-  GRAFT_ATTR_BOOL = 4,
-  GRAFT_ATTR_TYPE = 5,
-  GRAFT_ATTR_SHAPE = 6,
-  GRAFT_ATTR_TENSOR = 7,
-  GRAFT_ATTR_FUNC = 8,
-  GRAFT_ATTR_PLACEHOLDER = 9,
-  GRAFT_ATTR_STRING_LIST = 10,
-  GRAFT_ATTR_INT_LIST = 11,
-  GRAFT_ATTR_FLOAT_LIST = 12,
-  GRAFT_ATTR_BOOL_LIST = 13,
-  GRAFT_ATTR_TYPE_LIST = 14,
-  GRAFT_ATTR_SHAPE_LIST = 15,
-  GRAFT_ATTR_TENSOR_LIST = 16,
-  GRAFT_ATTR_FUNC_LIST = 17
-} graft_attr_type;
 
 /* ---- Graphs ---------------------------------------------------------------------------- */
 
@@ -193,38 +173,9 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_add_control_input(graft_op_des
 /* An explicit device; without it the device comes from the graph's device scopes. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_device(graft_op_desc *desc, const char *device);
 
-/* Attributes. Values are copied. Missing attributes with defaults are filled in at finish. */
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_int(graft_op_desc *desc, const char *name, int64_t value);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_float(graft_op_desc *desc, const char *name, float value);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_bool(graft_op_desc *desc, const char *name, graft_bool value);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_type(graft_op_desc *desc, const char *name, graft_dtype value);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_string(graft_op_desc *desc, const char *name,
-                                                                  const void *value, size_t length);
-/* A shape attribute: ndims -1 for an unknown rank, dims[i] -1 for an unknown dimension. */
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_shape(graft_op_desc *desc, const char *name,
-                                                                 const int64_t *dims, int ndims);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_tensor(graft_op_desc *desc, const char *name,
-                                                                  const graft_tensor *value);
-/* A function attribute: the name of a function (or op) to call. */
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_func(graft_op_desc *desc, const char *name,
-                                                                const char *function_name);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_int_list(graft_op_desc *desc, const char *name,
-                                                                    const int64_t *values, int n);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_float_list(graft_op_desc *desc, const char *name,
-                                                                      const float *values, int n);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_bool_list(graft_op_desc *desc, const char *name,
-                                                                     const graft_bool *values, int n);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_type_list(graft_op_desc *desc, const char *name,
-                                                                     const graft_dtype *values, int n);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_string_list(graft_op_desc *desc, const char *name,
-                                                                       const void *const *values,
-                                                                       const size_t *lengths, int n);
-/* A list of shapes: shape i has ndims[i] dimensions at dims[i] (ndims[i] -1: unknown rank). */
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_shape_list(graft_op_desc *desc, const char *name,
-                                                                      const int64_t *const *dims,
-                                                                      const int *ndims, int n);
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_set_attr_tensor_list(graft_op_desc *desc, const char *name,
-                                                                       const graft_tensor *const *values, int n);
+/* The description's attributes (graft/attrs.h); borrowed, valid until the description is finished
+ * or freed. Missing attributes with defaults are filled in at finish. NULL only for a NULL desc. */
+GRAFT_API graft_attrs *graft_op_desc_attrs(graft_op_desc *desc);
 
 /*
  * Creates the op and adds it to the graph; *out is borrowed from the graph. The description

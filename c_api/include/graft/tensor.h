@@ -69,6 +69,28 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_new_strings(graft_tensor **out,
                                                              const char *const *strings,
                                                              const size_t *lengths, size_t count);
 
+/* Kinds of host elements for graft_tensor_from_host and graft_value_from_host. */
+typedef int32_t graft_host_kind;
+enum graft_host_kind_value {
+  GRAFT_HOST_INT64 = 1,  /* int64_t: int32 when every value fits (TensorFlow's choice), else int64 */
+  GRAFT_HOST_DOUBLE = 2, /* double: float32 */
+  GRAFT_HOST_BOOL = 3,   /* graft_bool: bool */
+  GRAFT_HOST_STRING = 4  /* const char * (NUL-terminated): string */
+};
+
+/*
+ * convert_to_tensor for host data, the one rule every binding and tool uses: host elements (a
+ * scalar with ndims 0, nested lists given flat in row-major order with their dims) as a tensor
+ * of dtype, or of the dtype inferred from the kind (see the kinds) when dtype is
+ * GRAFT_DTYPE_INVALID. Integers convert to any real numeric dtype they fit, doubles to floating
+ * dtypes (and to integer dtypes when integral). A value that does not fit the dtype (1.5 as
+ * int32, 300 as uint8, a string as a number) is GRAFT_EDTYPE or GRAFT_EINVAL naming the element.
+ * Free the tensor with graft_tensor_free. Thread-safe.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_from_host(graft_tensor **out, graft_host_kind kind,
+                                                           const void *elements, const int64_t *dims, int ndims,
+                                                           graft_dtype dtype);
+
 /* Lets go of a tensor handle. NULL is a harmless no-op. */
 GRAFT_API void graft_tensor_free(graft_tensor *tensor);
 
