@@ -59,7 +59,7 @@ static double time_rounds(graft_session *s, graft_output *fetches, int nfetch, g
   for (int round = 0; round < rounds; ++round) {
     double t0 = now_ns();
     for (int i = 0; i < iters; ++i) {
-      CHECK(graft_session_run(outs, s, fetches, nfetch, feeds, vals, nfeed, NULL, 0));
+      CHECK(graft_session_run(outs, s, feeds, vals, nfeed, fetches, nfetch, NULL, 0));
       for (int k = 0; k < nfetch; ++k) graft_tensor_free(outs[k]);
     }
     double dt = (now_ns() - t0) / iters;
@@ -161,7 +161,7 @@ static void *caller_main(void *p) {
   struct caller *c = p;
   graft_tensor *outs[128];
   for (int i = 0; i < c->iters; ++i) {
-    CHECK(graft_session_run(outs, c->s, c->fetches, c->nfetch, &c->feed, &c->value, 1, NULL, 0));
+    CHECK(graft_session_run(outs, c->s, &c->feed, &c->value, 1, c->fetches, c->nfetch, NULL, 0));
     for (int k = 0; k < c->nfetch; ++k) graft_tensor_free(outs[k]);
   }
   return NULL;
@@ -357,7 +357,7 @@ static void bench_mlp(void) {
     }
     /* The results agree. */
     graft_tensor *res = NULL;
-    CHECK(graft_session_run(&res, s, &fetch, 1, &feed, &xt, 1, NULL, 0));
+    CHECK(graft_session_run(&res, s, &feed, &xt, 1, &fetch, 1, NULL, 0));
     int64_t peak = graft_session_last_peak_bytes(s);
     const float *rv = graft_tensor_data(res);
     double maxdiff = 0;

@@ -54,7 +54,7 @@ static struct timing time_graph_def(const gw_buf *gd, int rounds, int expect_ok,
     CHECK(graft_session_new(&s, g, NULL));
     graft_output fetch = {call, 0};
     graft_tensor *out = NULL;
-    int rc = graft_session_run(&out, s, &fetch, 1, NULL, NULL, 0, NULL, 0);
+    int rc = graft_session_run(&out, s, NULL, NULL, 0, &fetch, 1, NULL, 0);
     double t5 = now_ms();
     if (expect_ok) {
       if (rc != GRAFT_OK) {

@@ -68,7 +68,7 @@ static double time_op(graft_graph *g, graft_op *op, graft_op *p, graft_tensor *p
   for (int r = 0; r < REPS + 3; ++r) {
     graft_tensor *out = NULL;
     double t0 = now_ns();
-    CHECK(graft_session_run(&out, s, &fetch, 1, feeds, vals, q ? 2 : 1, NULL, 0));
+    CHECK(graft_session_run(&out, s, feeds, vals, q ? 2 : 1, &fetch, 1, NULL, 0));
     double t = (now_ns() - t0) * 1e-9;
     graft_tensor_free(out);
     if (r >= 3 && t < best) best = t;

@@ -83,7 +83,7 @@ int main(void) {
     graft_tensor *in = NULL, *out = NULL;
     CHECK(graft_tensor_new(&in, GRAFT_FLOAT32, (const int64_t[]){rows, 3}, 2, xv, sizeof(float) * 3 * (size_t)rows));
     graft_output feed = {x, 0}, fetch = {y, 0};
-    CHECK(graft_session_run(&out, s, &fetch, 1, &feed, &in, 1, NULL, 0));
+    CHECK(graft_session_run(&out, s, &feed, &in, 1, &fetch, 1, NULL, 0));
     print_tensor(rows == 1 ? "y (batch of 1)" : "y (batch of 2)", out);
     graft_tensor_free(out);
     graft_tensor_free(in);

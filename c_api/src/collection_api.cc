@@ -3,6 +3,7 @@
 
 #include "c_api/src/api_error.h"
 #include "c_api/src/handles.h"
+#include "graft/collection.h"
 #include "graft/graph.h"
 
 using graft::CollectionItem;

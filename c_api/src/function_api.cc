@@ -293,8 +293,8 @@ GRAFT_API int graft_concrete_function_add_to_graph(const graft_concrete_function
 }
 
 GRAFT_API int graft_cond(graft_value** outputs, int capacity, int* noutputs, graft_context* ctx, const graft_value* pred,
-                         const graft_value* const* inputs, int ninputs, graft_trace_fn then_fn, void* then_data,
-                         graft_trace_fn else_fn, void* else_data) {
+                         const graft_value* const* inputs, int ninputs, graft_trace_fn then_fn, void* then_user_data,
+                         graft_trace_fn else_fn, void* else_user_data) {
   return Guard("graft_cond", [&]() -> Status {
     GRAFT_CHECK_ARG(noutputs);
     GRAFT_CHECK_ARG(ctx);
@@ -306,13 +306,13 @@ GRAFT_API int graft_cond(graft_value** outputs, int capacity, int* noutputs, gra
     GRAFT_RETURN_IF_ERROR(CheckValues(inputs, ninputs, "inputs"));
     std::vector<Value> outs;
     GRAFT_RETURN_IF_ERROR(graft::eager::Cond(ctx->ctx, pred->v, ValuesFromC(inputs, ninputs),
-                                             WrapTraceFn(then_fn, then_data), WrapTraceFn(else_fn, else_data), &outs));
+                                             WrapTraceFn(then_fn, then_user_data), WrapTraceFn(else_fn, else_user_data), &outs));
     return graft::capi::HandOutValues(outputs, capacity, noutputs, outs);
   });
 }
 
 GRAFT_API int graft_while_loop(graft_value** outputs, int capacity, int* noutputs, graft_context* ctx,
-                               graft_trace_fn cond_fn, void* cond_data, graft_trace_fn body_fn, void* body_data,
+                               graft_trace_fn cond_fn, void* cond_user_data, graft_trace_fn body_fn, void* body_user_data,
                                const graft_value* const* loop_vars, int nvars) {
   return Guard("graft_while_loop", [&]() -> Status {
     GRAFT_CHECK_ARG(noutputs);
@@ -323,8 +323,8 @@ GRAFT_API int graft_while_loop(graft_value** outputs, int capacity, int* noutput
     if (capacity > 0) GRAFT_CHECK_ARG(outputs);
     GRAFT_RETURN_IF_ERROR(CheckValues(loop_vars, nvars, "loop_vars"));
     std::vector<Value> outs;
-    GRAFT_RETURN_IF_ERROR(graft::eager::WhileLoop(ctx->ctx, WrapTraceFn(cond_fn, cond_data),
-                                                  WrapTraceFn(body_fn, body_data), ValuesFromC(loop_vars, nvars), &outs));
+    GRAFT_RETURN_IF_ERROR(graft::eager::WhileLoop(ctx->ctx, WrapTraceFn(cond_fn, cond_user_data),
+                                                  WrapTraceFn(body_fn, body_user_data), ValuesFromC(loop_vars, nvars), &outs));
     return graft::capi::HandOutValues(outputs, capacity, noutputs, outs);
   });
 }

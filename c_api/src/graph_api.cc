@@ -206,12 +206,12 @@ GRAFT_API int graft_graph_push_device(graft_graph* graph, const char* device) {
   });
 }
 
-GRAFT_API int graft_graph_push_device_function(graft_graph* graph, graft_device_fn fn, void* payload) {
+GRAFT_API int graft_graph_push_device_function(graft_graph* graph, graft_device_fn fn, void* user_data) {
   return Guard("graft_graph_push_device_function", [&]() -> Status {
     GRAFT_CHECK_ARG(graph);
     GRAFT_CHECK_ARG(fn);
-    graph->graph.PushDeviceFunction([fn, payload](const Node& node) -> std::optional<std::string> {
-      const char* device = fn(ToC(const_cast<Node*>(&node)), payload);
+    graph->graph.PushDeviceFunction([fn, user_data](const Node& node) -> std::optional<std::string> {
+      const char* device = fn(ToC(const_cast<Node*>(&node)), user_data);
       if (device == nullptr) return std::nullopt;
       return std::string(device);
     });

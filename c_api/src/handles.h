@@ -15,6 +15,7 @@
 #include "core/tensor.h"
 #include "graft/attrs.h"
 #include "graft/graph.h"
+#include "graft/operation.h"
 #include "graft/session.h"
 
 struct graft_shape {

@@ -2,6 +2,7 @@
 #include "c_api/src/api_error.h"
 #include "c_api/src/handles.h"
 #include "graft/graph.h"
+#include "graft/operation.h"
 
 using graft::AttrValue;
 using graft::Node;

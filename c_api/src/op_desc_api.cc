@@ -4,6 +4,7 @@
 #include "c_api/src/api_error.h"
 #include "c_api/src/handles.h"
 #include "graft/graph.h"
+#include "graft/operation.h"
 
 using graft::Node;
 using graft::Status;

@@ -14,7 +14,7 @@ struct graft_op_def_builder {
   explicit graft_op_def_builder(std::string name) : builder(std::move(name)) {}
   graft::OpDefBuilder builder;
   graft_shape_fn shape_fn = nullptr;
-  void* payload = nullptr;
+  void* user_data = nullptr;
 };
 
 struct graft_shape_context {
@@ -30,10 +30,10 @@ Status CheckIndex(int index, int n, const char* what) {
 }
 
 // Adapts a C shape function to the core's ShapeFn.
-graft::ShapeFn WrapShapeFn(graft_shape_fn fn, void* payload) {
-  return [fn, payload](InferenceContext& c) -> Status {
+graft::ShapeFn WrapShapeFn(graft_shape_fn fn, void* user_data) {
+  return [fn, user_data](InferenceContext& c) -> Status {
     graft_shape_context ctx{&c, {}};
-    int rc = fn(&ctx, payload);
+    int rc = fn(&ctx, user_data);
     if (rc == GRAFT_OK) return Status::Ok();
     std::string message = ctx.failure.empty() ? std::string("the shape function failed") : ctx.failure;
     switch (rc) {
@@ -102,11 +102,11 @@ GRAFT_API int graft_op_def_builder_set_commutative(graft_op_def_builder* b, graf
   });
 }
 
-GRAFT_API int graft_op_def_builder_set_shape_fn(graft_op_def_builder* b, graft_shape_fn fn, void* payload) {
+GRAFT_API int graft_op_def_builder_set_shape_fn(graft_op_def_builder* b, graft_shape_fn fn, void* user_data) {
   return Guard("graft_op_def_builder_set_shape_fn", [&]() -> Status {
     GRAFT_CHECK_ARG(b);
     b->shape_fn = fn;
-    b->payload = payload;
+    b->user_data = user_data;
     return Status::Ok();
   });
 }
@@ -115,7 +115,7 @@ GRAFT_API int graft_op_register(graft_op_def_builder* builder) {
   std::unique_ptr<graft_op_def_builder> owned(builder);
   return Guard("graft_op_register", [&]() -> Status {
     GRAFT_CHECK_ARG(builder);
-    graft::ShapeFn fn = builder->shape_fn ? WrapShapeFn(builder->shape_fn, builder->payload) : graft::ShapeFn();
+    graft::ShapeFn fn = builder->shape_fn ? WrapShapeFn(builder->shape_fn, builder->user_data) : graft::ShapeFn();
     return graft::OpRegistry::Global().Register(builder->builder, std::move(fn));
   });
 }
@@ -217,13 +217,13 @@ GRAFT_API void graft_shape_context_fail(graft_shape_context* c, const char* mess
   }
 }
 
-GRAFT_API int graft_gradient_register(const char* name, graft_gradient_fn fn, void* payload) {
+GRAFT_API int graft_gradient_register(const char* name, graft_gradient_fn fn, void* user_data) {
   return Guard("graft_gradient_register", [&]() -> Status {
     GRAFT_CHECK_ARG(name);
     GRAFT_CHECK_ARG(fn);
     // The gradient builder will call fn with its context; the registry keeps it now.
-    return graft::GradientRegistry::Global().Register(name, [fn, payload](graft::GradientContext& ctx) -> Status {
-      int rc = fn(reinterpret_cast<graft_gradient_context*>(&ctx), payload);
+    return graft::GradientRegistry::Global().Register(name, [fn, user_data](graft::GradientContext& ctx) -> Status {
+      int rc = fn(reinterpret_cast<graft_gradient_context*>(&ctx), user_data);
       if (rc != GRAFT_OK) return graft::errors::Unknown("the gradient function failed with ", graft_status_name(rc));
       return Status::Ok();
     });

@@ -99,8 +99,8 @@ GRAFT_API int graft_session_new(graft_session** out, graft_graph* graph, const g
 
 GRAFT_API void graft_session_free(graft_session* session) { delete session; }
 
-GRAFT_API int graft_session_run(graft_tensor** out_values, graft_session* session, const graft_output* fetches,
-                                int nfetches, const graft_output* feeds, graft_tensor* const* feed_values, int nfeeds,
+GRAFT_API int graft_session_run(graft_tensor** out_values, graft_session* session, const graft_output* feeds,
+                                graft_tensor* const* feed_values, int nfeeds, const graft_output* fetches, int nfetches,
                                 graft_op* const* targets, int ntargets) {
   return Guard("graft_session_run", [&]() -> Status {
     GRAFT_CHECK_ARG(session);

@@ -57,7 +57,7 @@ GRAFT_API int graft_tensor_new(graft_tensor** out, graft_dtype dtype, const int6
 
 GRAFT_API int graft_tensor_new_borrowed(graft_tensor** out, graft_dtype dtype, const int64_t* dims, int ndims,
                                         void* data, size_t len, graft_deallocator deallocator,
-                                        void* deallocator_arg) {
+                                        void* deallocator_user_data) {
   return graft::capi::Guard("graft_tensor_new_borrowed", [&]() -> Status {
     GRAFT_CHECK_ARG(out);
     std::span<const int64_t> d;
@@ -65,7 +65,7 @@ GRAFT_API int graft_tensor_new_borrowed(graft_tensor** out, graft_dtype dtype, c
     // The handle is allocated first so that nothing can fail after the buffer changes hands.
     auto handle = std::make_unique<graft_tensor>(Tensor());
     GRAFT_RETURN_IF_ERROR(Tensor::Borrow(static_cast<graft::DType>(dtype), d, data, len, deallocator,
-                                         deallocator_arg, &handle->tensor));
+                                         deallocator_user_data, &handle->tensor));
     *out = handle.release();
     return Status::Ok();
   });

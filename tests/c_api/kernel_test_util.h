@@ -100,7 +100,7 @@ static inline graft_tensor *run_feeds(graft_graph *g, graft_op *op, int index, i
   for (int i = 0; i < nfeeds; ++i) feeds[i] = (graft_output){fops[i], 0};
   graft_output f = {op, index};
   graft_tensor *out = NULL;
-  GT_OK(graft_session_run(&out, s, &f, 1, feeds, vals, nfeeds, NULL, 0));
+  GT_OK(graft_session_run(&out, s, feeds, vals, nfeeds, &f, 1, NULL, 0));
   graft_session_free(s);
   for (int i = 0; i < nfeeds; ++i) graft_tensor_free(vals[i]);
   return out;
@@ -116,7 +116,7 @@ static inline void expect_error(graft_graph *g, graft_op *op, graft_op *feed, gr
   graft_output f = {op, 0};
   graft_output fd = {feed, 0};
   graft_tensor *out = NULL;
-  GT_ERR(code, graft_session_run(&out, s, &f, 1, feed ? &fd : NULL, feed ? &value : NULL, feed ? 1 : 0, NULL, 0),
+  GT_ERR(code, graft_session_run(&out, s, feed ? &fd : NULL, feed ? &value : NULL, feed ? 1 : 0, &f, 1, NULL, 0),
          where, needle);
   graft_session_free(s);
   graft_tensor_free(value);

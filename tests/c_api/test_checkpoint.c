@@ -113,7 +113,7 @@ static graft_op *restore_op(graft_graph *g, const char *name, graft_op *prefix, 
 static void run_target(graft_graph *g, graft_op *target) {
   graft_session *s = NULL;
   GT_OK(graft_session_new(&s, g, NULL));
-  GT_OK(graft_session_run(NULL, s, NULL, 0, NULL, NULL, 0, &target, 1));
+  GT_OK(graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &target, 1));
   graft_session_free(s);
 }
 
@@ -123,7 +123,7 @@ static void run_all(graft_graph *g, graft_op *op, int n, graft_tensor **out) {
   GT_OK(graft_session_new(&s, g, NULL));
   graft_output f[32];
   for (int i = 0; i < n; ++i) f[i] = (graft_output){op, i};
-  GT_OK(graft_session_run(out, s, f, n, NULL, NULL, 0, NULL, 0));
+  GT_OK(graft_session_run(out, s, NULL, NULL, 0, f, n, NULL, 0));
   graft_session_free(s);
 }
 
@@ -136,8 +136,8 @@ static void expect_run_error(graft_graph *g, graft_op *op, int fetch, int code, 
   graft_output f = {op, 0};
   graft_tensor *out = NULL;
   graft_error_clear();
-  int rc = fetch ? graft_session_run(&out, s, &f, 1, NULL, NULL, 0, NULL, 0)
-                 : graft_session_run(NULL, s, NULL, 0, NULL, NULL, 0, &op, 1);
+  int rc = fetch ? graft_session_run(&out, s, NULL, NULL, 0, &f, 1, NULL, 0)
+                 : graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &op, 1);
   if (rc != code) {
     print_error("rc %s, expected %s: %s\n", graft_status_name(rc), graft_status_name(code), graft_error_last());
   }

@@ -30,7 +30,7 @@ static float fetch_first(graft_session *s, graft_graph *g, const char *name) {
   graft_output t;
   GT_OK(graft_graph_tensor_by_name(&t, g, name));
   graft_tensor *out = NULL;
-  GT_OK(graft_session_run(&out, s, &t, 1, NULL, NULL, 0, NULL, 0));
+  GT_OK(graft_session_run(&out, s, NULL, NULL, 0, &t, 1, NULL, 0));
   assert_int_equal(graft_tensor_dtype(out), GRAFT_FLOAT32);
   assert_int_equal(graft_tensor_num_elements(out), 1);
   float v = *(const float *)graft_tensor_data(out);
@@ -70,8 +70,8 @@ static void test_train_regression(void **state) {
   graft_output w_out;
   GT_OK(graft_graph_tensor_by_name(&w_out, g, "w:0"));
   graft_tensor *out = NULL;
-  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(&out, s, &w_out, 1, NULL, NULL, 0, NULL, 0), "uninitialized");
-  GT_OK(graft_session_run(NULL, s, NULL, 0, NULL, NULL, 0, &init, 1));
+  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(&out, s, NULL, NULL, 0, &w_out, 1, NULL, 0), "uninitialized");
+  GT_OK(graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &init, 1));
   /* w starts in random_uniform's [-1, 1), b at 0. */
   float w0 = fetch_first(s, g, "w:0");
   float b0 = fetch_first(s, g, "b:0");
@@ -86,7 +86,7 @@ static void test_train_regression(void **state) {
     graft_tensor *values[2] = {NULL, NULL};
     GT_OK(graft_tensor_new(&values[0], GRAFT_FLOAT32, NULL, 0, &x, sizeof x));
     GT_OK(graft_tensor_new(&values[1], GRAFT_FLOAT32, NULL, 0, &y, sizeof y));
-    GT_OK(graft_session_run(NULL, s, NULL, 0, feeds, values, 2, &train, 1));
+    GT_OK(graft_session_run(NULL, s, feeds, values, 2, NULL, 0, &train, 1));
     graft_tensor_free(values[0]);
     graft_tensor_free(values[1]);
     if (step == 49) {
@@ -112,7 +112,7 @@ static void test_train_regression(void **state) {
   /* A second session starts over from init: its variables are its own. */
   graft_session *s2 = NULL;
   GT_OK(graft_session_new(&s2, g, NULL));
-  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(&out, s2, &w_out, 1, NULL, NULL, 0, NULL, 0), "uninitialized");
+  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(&out, s2, NULL, NULL, 0, &w_out, 1, NULL, 0), "uninitialized");
   graft_session_free(s2);
   graft_session_free(s);
   graft_graph_free(g);

@@ -115,7 +115,7 @@ static int32_t run_int(graft_session *s, graft_op *fetch, graft_op *feed, int32_
   graft_tensor *v = NULL, *out = NULL;
   GT_OK(graft_tensor_new(&v, GRAFT_INT32, NULL, 0, &value, sizeof value));
   graft_output f = {fetch, 0}, fd = {feed, 0};
-  int rc = graft_session_run(&out, s, &f, 1, &fd, &v, feed ? 1 : 0, NULL, 0);
+  int rc = graft_session_run(&out, s, &fd, &v, feed ? 1 : 0, &f, 1, NULL, 0);
   if (rc != GRAFT_OK) print_error("run failed: %s\n", graft_error_last());
   assert_int_equal(rc, GRAFT_OK);
   int32_t r = *(const int32_t *)graft_tensor_data(out);
@@ -293,7 +293,7 @@ static void check_loops(const struct parallel_loops *pl, int32_t n) {
   graft_output fetch[8], feed = {pl->n, 0};
   for (int k = 0; k < 8; ++k) fetch[k] = (graft_output){pl->mat[k], 0};
   graft_tensor *out[8];
-  GT_OK(graft_session_run(out, pl->s, fetch, 8, &feed, &v, 1, NULL, 0));
+  GT_OK(graft_session_run(out, pl->s, &feed, &v, 1, fetch, 8, NULL, 0));
   for (int k = 0; k < 8; ++k) {
     const float *x = graft_tensor_data(out[k]);
     assert_true(x[0] == 1.0f && x[1] == (float)(k + n));
@@ -360,7 +360,7 @@ static void test_cond(void **state) {
   graft_tensor *in = NULL, *outs[2] = {NULL, NULL};
   GT_OK(graft_tensor_new(&in, GRAFT_INT32, NULL, 0, &v, sizeof v));
   graft_output fetches[2] = {{m, 0}, {m, 1}}, feed = {x, 0};
-  GT_OK(graft_session_run(outs, s, fetches, 2, &feed, &in, 1, NULL, 0));
+  GT_OK(graft_session_run(outs, s, &feed, &in, 1, fetches, 2, NULL, 0));
   assert_int_equal(*(const int32_t *)graft_tensor_data(outs[1]), 1);
   graft_tensor_free(outs[0]);
   graft_tensor_free(outs[1]);
@@ -370,7 +370,7 @@ static void test_cond(void **state) {
   graft_tensor_free(in);
   GT_OK(graft_tensor_new(&in, GRAFT_INT32, NULL, 0, &v, sizeof v));
   graft_tensor *out = NULL;
-  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &dead, 1, &feed, &in, 1, NULL, 0), "Mul op 'then'", "untaken branch");
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &feed, &in, 1, &dead, 1, NULL, 0), "Mul op 'then'", "untaken branch");
   graft_tensor_free(in);
   graft_session_free(s);
 }
@@ -396,7 +396,7 @@ static void test_update_merge_input_errors(void **state) {
 static int run_one(graft_session *s, graft_op *fetch, graft_op *target) {
   graft_tensor *out = NULL;
   graft_output f = {fetch, 0};
-  int rc = graft_session_run(&out, s, &f, fetch ? 1 : 0, NULL, NULL, 0, &target, target ? 1 : 0);
+  int rc = graft_session_run(&out, s, NULL, NULL, 0, &f, fetch ? 1 : 0, &target, target ? 1 : 0);
   if (rc == GRAFT_OK && out) graft_tensor_free(out);
   return rc;
 }
@@ -483,7 +483,7 @@ static void test_malformed_frames(void **state) {
   graft_tensor *tv = NULL, *out = NULL;
   GT_OK(graft_tensor_new(&tv, GRAFT_INT32, NULL, 0, &v, sizeof v));
   graft_output feed = {body, 0}, fetch = {sum, 0};
-  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fetch, 1, &feed, &tv, 1, NULL, 0),
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &feed, &tv, 1, &fetch, 1, NULL, 0),
          "the fed tensor 'loop/i_body:0' is in frame 'loop'");
   graft_tensor_free(tv);
   /* The valid loop beside them runs. */
@@ -570,7 +570,7 @@ static int64_t run_vector_loop(graft_session *s, graft_op *xx, graft_op *n, int3
   graft_tensor *v = NULL, *out = NULL;
   GT_OK(graft_tensor_new(&v, GRAFT_INT32, NULL, 0, &iterations, sizeof iterations));
   graft_output f = {xx, 0}, fd = {n, 0};
-  GT_OK(graft_session_run(&out, s, &f, 1, &fd, &v, 1, NULL, 0));
+  GT_OK(graft_session_run(&out, s, &fd, &v, 1, &f, 1, NULL, 0));
   const float *x = graft_tensor_data(out);
   assert_true(x[0] == (float)iterations && x[elems - 1] == (float)iterations);
   graft_tensor_free(out);
@@ -617,7 +617,7 @@ static void check_bounded_loops(const struct bounded_loops *b, int32_t iteration
   graft_tensor *v = NULL, *out[3];
   GT_OK(graft_tensor_new(&v, GRAFT_INT32, NULL, 0, &iterations, sizeof iterations));
   graft_output f[3] = {{b->x[0], 0}, {b->x[1], 0}, {b->x[2], 0}}, fd = {b->n, 0};
-  GT_OK(graft_session_run(out, b->s, f, 3, &fd, &v, 1, NULL, 0));
+  GT_OK(graft_session_run(out, b->s, &fd, &v, 1, f, 3, NULL, 0));
   for (int k = 0; k < 3; ++k) {
     const float *x = graft_tensor_data(out[k]);
     for (int i = 0; i < 64; ++i) assert_true(x[i] == (float)iterations);

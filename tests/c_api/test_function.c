@@ -505,7 +505,7 @@ static void test_nested_call_and_function_library(void **state) {
   GT_OK(graft_session_new(&s, back, NULL));
   graft_output fetch = {call, 0};
   graft_tensor *res = NULL;
-  GT_OK(graft_session_run(&res, s, &fetch, 1, NULL, NULL, 0, NULL, 0));
+  GT_OK(graft_session_run(&res, s, NULL, NULL, 0, &fetch, 1, NULL, 0));
   assert_float_equal(*(const float *)graft_tensor_data(res), 144.0f, 0);
   graft_tensor_free(res);
   graft_session_free(s);

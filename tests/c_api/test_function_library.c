@@ -37,7 +37,7 @@ static int run_call(graft_graph *g, float *out) {
   GT_OK(graft_session_new(&s, g, NULL));
   graft_output fetch = {call, 0};
   graft_tensor *t = NULL;
-  int rc = graft_session_run(&t, s, &fetch, 1, NULL, NULL, 0, NULL, 0);
+  int rc = graft_session_run(&t, s, NULL, NULL, 0, &fetch, 1, NULL, 0);
   if (rc == GRAFT_OK) {
     *out = *(const float *)graft_tensor_data(t);
     graft_tensor_free(t);
@@ -234,7 +234,7 @@ static void test_duplicate_functions(void **state) {
   GT_OK(graft_session_new(&s, g, NULL));
   graft_output fetch = {call, 0};
   graft_tensor *t = NULL;
-  GT_OK(graft_session_run(&t, s, &fetch, 1, NULL, NULL, 0, NULL, 0));
+  GT_OK(graft_session_run(&t, s, NULL, NULL, 0, &fetch, 1, NULL, 0));
   assert_float_equal(*(const float *)graft_tensor_data(t), 4.5f, 0);
   graft_tensor_free(t);
   graft_session_free(s);

@@ -51,7 +51,7 @@ static graft_tensor *run(graft_graph *g, graft_op *op) {
   GT_OK(graft_session_new(&s, g, NULL));
   graft_output f = {op, 0};
   graft_tensor *out = NULL;
-  GT_OK(graft_session_run(&out, s, &f, 1, NULL, NULL, 0, NULL, 0));
+  GT_OK(graft_session_run(&out, s, NULL, NULL, 0, &f, 1, NULL, 0));
   graft_session_free(s);
   return out;
 }
@@ -199,7 +199,7 @@ static void test_conv2d_errors(void **state) {
   GT_OK(graft_session_new(&s, g, NULL));
   graft_output fo = {nchw, 0};
   graft_tensor *out = NULL;
-  GT_ERR(GRAFT_EUNIMPLEMENTED, graft_session_run(&out, s, &fo, 1, NULL, NULL, 0, NULL, 0), "Conv2D", "NCHW");
+  GT_ERR(GRAFT_EUNIMPLEMENTED, graft_session_run(&out, s, NULL, NULL, 0, &fo, 1, NULL, 0), "Conv2D", "NCHW");
   graft_session_free(s);
   /* A filter depth that does not match, fed at run time so shape inference cannot catch it. */
   int64_t pdims[4] = {-1, -1, -1, -1};
@@ -211,7 +211,7 @@ static void test_conv2d_errors(void **state) {
   GT_OK(graft_session_new(&s, g, NULL));
   graft_output fb = {bad, 0};
   graft_output fd = {ph, 0};
-  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fb, 1, &fd, &v, 1, NULL, 0), "bad_conv", "Conv2D",
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fd, &v, 1, &fb, 1, NULL, 0), "bad_conv", "Conv2D",
          "depth");
   graft_session_free(s);
   graft_tensor_free(v);
@@ -278,7 +278,7 @@ static void test_pools(void **state) {
   GT_OK(graft_session_new(&s, g, NULL));
   graft_output fb = {bad, 0}, fd = {ph, 0};
   graft_tensor *out = NULL;
-  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fb, 1, &fd, &v, 1, NULL, 0), "bad_pool", "AvgPool", "4-dimensional");
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fd, &v, 1, &fb, 1, NULL, 0), "bad_pool", "AvgPool", "4-dimensional");
   graft_session_free(s);
   graft_tensor_free(v);
 }

@@ -337,7 +337,7 @@ static void test_activations(void **state) {
   graft_session *s = NULL;
   GT_OK(graft_session_new(&s, g, NULL));
   graft_tensor *outs[2];
-  GT_OK(graft_session_run(outs, s, fetches, 2, NULL, NULL, 0, NULL, 0));
+  GT_OK(graft_session_run(outs, s, NULL, NULL, 0, fetches, 2, NULL, 0));
   expect(outs[0], GRAFT_FLOAT32, D(3), (const float[]){0, 0.5f, 0});
   expect(outs[1], GRAFT_FLOAT32, D(3), (const float[]){-3, 1, 0});
   graft_session_free(s);

@@ -233,7 +233,7 @@ static void run_outputs(graft_graph *g, graft_op *op, int first, int n, graft_op
   graft_output fetches[8];
   for (int i = 0; i < n; ++i) fetches[i] = (graft_output){op, first + i};
   graft_output fd = {feed, 0};
-  GT_OK(graft_session_run(out, s, fetches, n, &fd, &value, 1, NULL, 0));
+  GT_OK(graft_session_run(out, s, &fd, &value, 1, fetches, n, NULL, 0));
   graft_session_free(s);
   graft_tensor_free(value);
 }
@@ -246,7 +246,7 @@ static void run_outputs(graft_graph *g, graft_op *op, int first, int n, graft_op
     GT_OK(graft_session_new(&s_, g, NULL));                                                                    \
     graft_output f_ = {op, 0}, fd_ = {feed, 0};                                                                \
     graft_tensor *v_ = (value), *out_ = NULL;                                                                  \
-    GT_ERR(code, graft_session_run(&out_, s_, &f_, 1, &fd_, &v_, 1, NULL, 0), __VA_ARGS__);                     \
+    GT_ERR(code, graft_session_run(&out_, s_, &fd_, &v_, 1, &f_, 1, NULL, 0), __VA_ARGS__);                     \
     graft_session_free(s_);                                                                                    \
     graft_tensor_free(v_);                                                                                     \
   } while (0)

@@ -537,7 +537,7 @@ static void test_cast_all_pairs(void **state) {
   graft_session *sess = NULL;
   GT_OK(graft_session_new(&sess, g, NULL));
   graft_tensor *outs[NT * NT];
-  GT_OK(graft_session_run(outs, sess, fetches, NT * NT, NULL, NULL, 0, NULL, 0));
+  GT_OK(graft_session_run(outs, sess, NULL, NULL, 0, fetches, NT * NT, NULL, 0));
   for (int s = 0; s < NT; ++s) {
     for (int t = 0; t < NT; ++t) {
       uint8_t want[4 * 8];

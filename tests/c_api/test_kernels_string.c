@@ -47,7 +47,7 @@ static int run_target(graft_graph *g, graft_op *op, graft_op *feed, graft_tensor
   graft_session *s = NULL;
   GT_OK(graft_session_new(&s, g, NULL));
   graft_output fd = {feed, 0};
-  int rc = graft_session_run(NULL, s, NULL, 0, feed ? &fd : NULL, feed ? &value : NULL, feed ? 1 : 0, &op, 1);
+  int rc = graft_session_run(NULL, s, feed ? &fd : NULL, feed ? &value : NULL, feed ? 1 : 0, NULL, 0, &op, 1);
   graft_session_free(s);
   graft_tensor_free(value);
   return rc;
@@ -411,7 +411,7 @@ static void test_regex_nested_groups(void **state) {
   GT_OK(graft_session_new(&s, g, NULL));
   graft_output f = {deep, 0};
   graft_tensor *out = NULL;
-  int rc = graft_session_run(&out, s, &f, 1, NULL, NULL, 0, NULL, 0);
+  int rc = graft_session_run(&out, s, NULL, NULL, 0, &f, 1, NULL, 0);
   if (rc == GRAFT_OK) {
     expect(out, GRAFT_BOOL, D(2), (const uint8_t[]){1, 0});
   } else {

@@ -51,13 +51,13 @@ static graft_op *res_op(graft_graph *g, const char *type, const char *name, graf
 }
 
 static void run_target(graft_session *s, graft_op *target) {
-  GT_OK(graft_session_run(NULL, s, NULL, 0, NULL, NULL, 0, &target, 1));
+  GT_OK(graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &target, 1));
 }
 
 static graft_tensor *fetch(graft_session *s, graft_op *op) {
   graft_output f = {op, 0};
   graft_tensor *out = NULL;
-  GT_OK(graft_session_run(&out, s, &f, 1, NULL, NULL, 0, NULL, 0));
+  GT_OK(graft_session_run(&out, s, NULL, NULL, 0, &f, 1, NULL, 0));
   return out;
 }
 
@@ -73,7 +73,7 @@ static void test_apply_gradient_descent(void **state) {
   GT_OK(graft_session_new(&s, g, NULL));
   graft_output fa = {apply, 0};
   graft_tensor *out = NULL;
-  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(&out, s, &fa, 1, NULL, NULL, 0, NULL, 0), "ApplyGradientDescent op 'apply'",
+  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(&out, s, NULL, NULL, 0, &fa, 1, NULL, 0), "ApplyGradientDescent op 'apply'",
          "uninitialized value w");
   run_target(s, init);
   graft_tensor *before = fetch(s, read);
@@ -97,17 +97,17 @@ static void test_apply_gradient_descent(void **state) {
   graft_tensor *vals[2] = {tensor(GRAFT_FLOAT64, SCALAR, (const double[]){0.25}),
                            tensor(GRAFT_FLOAT64, D(2), (const double[]){4, -8})};
   graft_output fv = {vapply, 0};
-  GT_OK(graft_session_run(&out, s, &fv, 1, feeds, vals, 2, NULL, 0));
+  GT_OK(graft_session_run(&out, s, feeds, vals, 2, &fv, 1, NULL, 0));
   expect(out, GRAFT_FLOAT64, D(2), (const double[]){0, 3});
   graft_tensor_free(vals[0]);
   vals[0] = tensor(GRAFT_FLOAT64, D(2), (const double[]){1, 1});
-  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fv, 1, feeds, vals, 2, NULL, 0), "ApplyGradientDescent op 'vapply'",
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, feeds, vals, 2, &fv, 1, NULL, 0), "ApplyGradientDescent op 'vapply'",
          "alpha is not a scalar: [2]");
   graft_tensor_free(vals[0]);
   graft_tensor_free(vals[1]);
   vals[0] = tensor(GRAFT_FLOAT64, SCALAR, (const double[]){1});
   vals[1] = tensor(GRAFT_FLOAT64, D(3), (const double[]){1, 1, 1});
-  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fv, 1, feeds, vals, 2, NULL, 0), "ApplyGradientDescent op 'vapply'",
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, feeds, vals, 2, &fv, 1, NULL, 0), "ApplyGradientDescent op 'vapply'",
          "var and delta do not have the same shape[2] [3]");
   graft_tensor_free(vals[0]);
   graft_tensor_free(vals[1]);
@@ -124,7 +124,7 @@ static void test_resource_apply_gradient_descent(void **state) {
   graft_op *read = res_op(g, "ReadVariableOp", "read", h, NULL, GRAFT_FLOAT32);
   graft_session *s = NULL;
   GT_OK(graft_session_new(&s, g, NULL));
-  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(NULL, s, NULL, 0, NULL, NULL, 0, &apply, 1),
+  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &apply, 1),
          "ResourceApplyGradientDescent op 'apply'", "uninitialized value h");
   run_target(s, init);
   graft_tensor *before = fetch(s, read);
@@ -198,7 +198,7 @@ static void check_adam(int nesterov, int resource, graft_graph *g) {
     graft_output feeds[3] = {{ph_b1p, 0}, {ph_b2p, 0}, {pgrad, 0}};
     graft_tensor *vals[3] = {tensor(GRAFT_FLOAT64, SCALAR, &powers[step][0]), tensor(GRAFT_FLOAT64, SCALAR, &powers[step][1]),
                              tensor(GRAFT_FLOAT64, D(2), grads[step])};
-    GT_OK(graft_session_run(NULL, s, NULL, 0, feeds, vals, 3, &adam, 1));
+    GT_OK(graft_session_run(NULL, s, feeds, vals, 3, NULL, 0, &adam, 1));
     for (int i = 0; i < 3; ++i) graft_tensor_free(vals[i]);
     expect_f64_near(fetch(s, reads[0]), D(2), kAdamVar[nesterov][step], 1e-12);
     expect_f64_near(fetch(s, reads[1]), D(2), kAdamM[step], 1e-15);
@@ -210,7 +210,7 @@ static void check_adam(int nesterov, int resource, graft_graph *g) {
                            tensor(GRAFT_FLOAT64, D(2), grads[0])};
   graft_tensor_free(vals[0]);
   vals[0] = tensor(GRAFT_FLOAT64, D(1), &powers[0][0]);
-  GT_ERR(GRAFT_EINVAL, graft_session_run(NULL, s, NULL, 0, feeds, vals, 3, &adam, 1), "beta1_power is not a scalar: [1]");
+  GT_ERR(GRAFT_EINVAL, graft_session_run(NULL, s, feeds, vals, 3, NULL, 0, &adam, 1), "beta1_power is not a scalar: [1]");
   for (int i = 0; i < 3; ++i) graft_tensor_free(vals[i]);
   graft_session_free(s);
 }

@@ -22,7 +22,7 @@ static float run_scalar(graft_session *s, graft_op *fetch, graft_op *feed, float
   graft_tensor *in = NULL, *out = NULL;
   GT_OK(graft_tensor_new(&in, GRAFT_FLOAT32, NULL, 0, &v, sizeof v));
   graft_output f = {fetch, 0}, x = {feed, 0};
-  GT_OK(graft_session_run(&out, s, &f, 1, &x, &in, 1, NULL, 0));
+  GT_OK(graft_session_run(&out, s, &x, &in, 1, &f, 1, NULL, 0));
   float r = *(const float *)graft_tensor_data(out);
   graft_tensor_free(in);
   graft_tensor_free(out);

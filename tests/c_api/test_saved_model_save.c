@@ -92,8 +92,8 @@ static void test_round_trip(void **state) {
   model m = build();
   graft_session *s = NULL;
   GT_OK(graft_session_new(&s, m.g, NULL));
-  GT_OK(graft_session_run(NULL, s, NULL, 0, NULL, NULL, 0, &m.init, 1));
-  GT_OK(graft_session_run(NULL, s, NULL, 0, NULL, NULL, 0, &m.step, 1)); /* w = [[2], [3]], b = [1.5] */
+  GT_OK(graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &m.init, 1));
+  GT_OK(graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &m.step, 1)); /* w = [[2], [3]], b = [1.5] */
 
   char root[64], dir[128];
   make_temp_dir(root);
@@ -123,13 +123,13 @@ static void test_round_trip(void **state) {
 
   /* The original session gives the same. */
   graft_output xo = {m.x, 0}, yo = {m.y, 0};
-  GT_OK(graft_session_run(&y, s, &yo, 1, &xo, &x, 1, NULL, 0));
+  GT_OK(graft_session_run(&y, s, &xo, &x, 1, &yo, 1, NULL, 0));
   expect_f32_near(y, D(2, 1), (const float[]){6.5f, 2.5f}, 1e-6f);
 
   /* The reloaded variables are live state: a step on the loaded model's session changes them. */
   graft_op *step = NULL;
   GT_OK(graft_graph_op_by_name(&step, graft_saved_model_graph(loaded), "step"));
-  GT_OK(graft_session_run(NULL, graft_saved_model_session(loaded), NULL, 0, NULL, NULL, 0, &step, 1));
+  GT_OK(graft_session_run(NULL, graft_saved_model_session(loaded), NULL, NULL, 0, NULL, 0, &step, 1));
   GT_OK(graft_saved_model_run(&y, loaded, "predict", &in_key, &x, 1, &out_key, 1));
   expect_f32_near(y, D(2, 1), (const float[]){1 * 3 + 1 * 4 + 2.5f, 2 * 3 - 4 + 2.5f}, 1e-6f);
 
@@ -176,7 +176,7 @@ static void test_errors(void **state) {
   GT_ERR(GRAFT_EINVAL, graft_signature_def_add(sd, 5, "z", (graft_output){m.y, 0}), "io");
   graft_signature_def *empty = NULL;
   GT_ERR(GRAFT_EINVAL, graft_signature_def_new(&empty, "", NULL), "empty");
-  GT_OK(graft_session_run(NULL, s, NULL, 0, NULL, NULL, 0, &m.init, 1));
+  GT_OK(graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &m.init, 1));
   const graft_signature_def *twice[2] = {sd, sd};
   GT_ERR(GRAFT_EEXISTS, graft_saved_model_save(s, dir, NULL, 0, twice, 2), "'predict'", "twice");
   /* A tensor of another graph. */

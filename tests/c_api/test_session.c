@@ -28,7 +28,7 @@ static float fetch_scalar(graft_session *s, graft_op *op, const graft_output *fe
                           int nfeeds) {
   graft_tensor *out = NULL;
   graft_output f = {op, 0};
-  GT_OK(graft_session_run(&out, s, &f, 1, feeds, values, nfeeds, NULL, 0));
+  GT_OK(graft_session_run(&out, s, feeds, values, nfeeds, &f, 1, NULL, 0));
   assert_int_equal(graft_tensor_dtype(out), GRAFT_FLOAT32);
   float v = *(const float *)graft_tensor_data(out);
   graft_tensor_free(out);
@@ -54,7 +54,7 @@ static void test_feed_and_fetch(void **state) {
   /* Several fetches at once, in order. */
   graft_output fetches[2] = {{w, 0}, {z, 0}};
   graft_tensor *outs[2] = {NULL, NULL};
-  GT_OK(graft_session_run(outs, s, fetches, 2, feeds, values, 2, NULL, 0));
+  GT_OK(graft_session_run(outs, s, feeds, values, 2, fetches, 2, NULL, 0));
   assert_true(*(const float *)graft_tensor_data(outs[0]) == 49.0f);
   assert_true(*(const float *)graft_tensor_data(outs[1]) == 7.0f);
   /* The caller's fed values are untouched (never reused in place). */
@@ -78,7 +78,7 @@ static void test_matmul_and_broadcast(void **state) {
   GT_OK(graft_session_new(&s, g, NULL));
   graft_tensor *out = NULL;
   graft_output f = {sum, 0};
-  GT_OK(graft_session_run(&out, s, &f, 1, NULL, NULL, 0, NULL, 0));
+  GT_OK(graft_session_run(&out, s, NULL, NULL, 0, &f, 1, NULL, 0));
   assert_int_equal(graft_tensor_rank(out), 2);
   assert_int_equal(graft_tensor_dim(out, 0), 2);
   const float *v = graft_tensor_data(out);
@@ -98,7 +98,7 @@ static void test_errors(void **state) {
   graft_tensor *out = NULL;
   graft_output f = {mm, 0};
   /* A placeholder that is needed but not fed. */
-  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &f, 1, NULL, NULL, 0, NULL, 0), "placeholder tensor 'x'");
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, NULL, NULL, 0, &f, 1, NULL, 0), "placeholder tensor 'x'");
   /* Wrong dtype, incompatible shape. */
   graft_output feeds[2] = {{x, 0}, {y, 0}};
   int32_t iv[6] = {0};
@@ -109,30 +109,30 @@ static void test_errors(void **state) {
   graft_tensor *good = NULL;
   GT_OK(graft_tensor_new(&good, GRAFT_FLOAT32, (const int64_t[]){2, 3}, 2, NULL, 0));
   graft_tensor *vals[2] = {ints, good};
-  GT_ERR(GRAFT_EDTYPE, graft_session_run(&out, s, &f, 1, feeds, vals, 2, NULL, 0), "'x:0'", "int32", "float32");
+  GT_ERR(GRAFT_EDTYPE, graft_session_run(&out, s, feeds, vals, 2, &f, 1, NULL, 0), "'x:0'", "int32", "float32");
   vals[0] = bad_shape;
-  GT_ERR(GRAFT_ESHAPE, graft_session_run(&out, s, &f, 1, feeds, vals, 2, NULL, 0), "'x:0'", "(2, 4)", "(None, 3)");
+  GT_ERR(GRAFT_ESHAPE, graft_session_run(&out, s, feeds, vals, 2, &f, 1, NULL, 0), "'x:0'", "(2, 4)", "(None, 3)");
   /* An error inside a kernel names the op; the session stays usable. */
   vals[0] = good;
   vals[1] = good;
-  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &f, 1, feeds, vals, 2, NULL, 0), "MatMul op 'mm'", "incompatible");
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, feeds, vals, 2, &f, 1, NULL, 0), "MatMul op 'mm'", "incompatible");
   graft_tensor *ok_y = NULL;
   GT_OK(graft_tensor_new(&ok_y, GRAFT_FLOAT32, (const int64_t[]){3, 1}, 2, NULL, 0));
   vals[1] = ok_y;
-  GT_OK(graft_session_run(&out, s, &f, 1, feeds, vals, 2, NULL, 0));
+  GT_OK(graft_session_run(&out, s, feeds, vals, 2, &f, 1, NULL, 0));
   assert_int_equal(graft_tensor_dim(out, 1), 1);
   graft_tensor_free(out);
   /* Unfeedable and unfetchable tensors; feeding twice; nothing to run. */
   GT_OK(graft_graph_prevent_feeding(g, (graft_output){x, 0}));
-  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &f, 1, feeds, vals, 2, NULL, 0), "'x:0' may not be fed");
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, feeds, vals, 2, &f, 1, NULL, 0), "'x:0' may not be fed");
   GT_OK(graft_graph_prevent_fetching(g, mm));
   graft_output fy = {y, 0};
-  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &f, 1, &fy, &ok_y, 1, NULL, 0), "'mm:0' may not be fetched");
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fy, &ok_y, 1, &f, 1, NULL, 0), "'mm:0' may not be fetched");
   graft_output twice[2] = {{y, 0}, {y, 0}};
   graft_tensor *tv[2] = {ok_y, ok_y};
-  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fy, 1, twice, tv, 2, NULL, 0), "fed twice");
-  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, NULL, 0, NULL, NULL, 0, NULL, 0), "nothing to run");
-  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fy, 1, NULL, NULL, 1, NULL, 0), "'feeds'");
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, twice, tv, 2, &fy, 1, NULL, 0), "fed twice");
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, NULL, NULL, 0, NULL, 0, NULL, 0), "nothing to run");
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, NULL, NULL, 1, &fy, 1, NULL, 0), "'feeds'");
   graft_tensor_free(ints);
   graft_tensor_free(bad_shape);
   graft_tensor_free(good);
@@ -191,9 +191,9 @@ static void test_resource_variables(void **state) {
   GT_OK(graft_session_new(&s, g, NULL));
   graft_tensor *out = NULL;
   graft_output fr = {read, 0};
-  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(&out, s, &fr, 1, NULL, NULL, 0, NULL, 0), "ReadVariableOp op 'read'",
+  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(&out, s, NULL, NULL, 0, &fr, 1, NULL, 0), "ReadVariableOp op 'read'",
          "'v'", "not initialized");
-  GT_OK(graft_session_run(NULL, s, NULL, 0, NULL, NULL, 0, &init, 1));
+  GT_OK(graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &init, 1));
   assert_true(fetch_scalar(s, read, NULL, NULL, 0) == 10.0f);
   assert_true(fetch_scalar(s, read_after, NULL, NULL, 0) == 11.0f);
   assert_true(fetch_scalar(s, read_after, NULL, NULL, 0) == 12.0f);
@@ -201,7 +201,7 @@ static void test_resource_variables(void **state) {
   /* Another session has its own state. */
   graft_session *s2 = NULL;
   GT_OK(graft_session_new(&s2, g, NULL));
-  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(&out, s2, &fr, 1, NULL, NULL, 0, NULL, 0), "not initialized");
+  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(&out, s2, NULL, NULL, 0, &fr, 1, NULL, 0), "not initialized");
   graft_session_free(s2);
   graft_session_free(s);
 }
@@ -228,10 +228,10 @@ static void test_ref_variables(void **state) {
   GT_OK(graft_session_new(&s, g, NULL));
   graft_tensor *out = NULL;
   graft_output fd = {doubled, 0};
-  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(&out, s, &fd, 1, NULL, NULL, 0, NULL, 0), "uninitialized");
-  GT_OK(graft_session_run(NULL, s, NULL, 0, NULL, NULL, 0, &assign, 1));
+  GT_ERR(GRAFT_EPRECONDITION, graft_session_run(&out, s, NULL, NULL, 0, &fd, 1, NULL, 0), "uninitialized");
+  GT_OK(graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &assign, 1));
   assert_true(fetch_scalar(s, doubled, NULL, NULL, 0) == 25.0f);
-  GT_OK(graft_session_run(NULL, s, NULL, 0, NULL, NULL, 0, &add, 1));
+  GT_OK(graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &add, 1));
   assert_true(fetch_scalar(s, id, NULL, NULL, 0) == 10.0f);
   /* Fetching the reference itself gives its current value. */
   assert_true(fetch_scalar(s, var, NULL, NULL, 0) == 10.0f);
@@ -262,7 +262,7 @@ static void test_parallel_matches_sequential(void **state) {
     GT_OK(graft_session_new(&s, g, &opts));
     for (int rep = 0; rep < 20; ++rep) {
       graft_tensor *vals[N];
-      GT_OK(graft_session_run(vals, s, fetches, N, NULL, NULL, 0, NULL, 0));
+      GT_OK(graft_session_run(vals, s, NULL, NULL, 0, fetches, N, NULL, 0));
       for (int i = 0; i < N; ++i) {
         assert_true(*(const float *)graft_tensor_data(vals[i]) == (float)(i * i + i));
         graft_tensor_free(vals[i]);
@@ -306,7 +306,7 @@ static void *run_many(void *arg) {
     graft_output f;
     if (graft_graph_tensor_by_name(&f, graft_op_graph(job->x), "z") != GRAFT_OK) job->failures++;
     graft_tensor *out = NULL;
-    if (graft_session_run(&out, job->s, &f, 1, feeds, vals, 2, NULL, 0) != GRAFT_OK) {
+    if (graft_session_run(&out, job->s, feeds, vals, 2, &f, 1, NULL, 0) != GRAFT_OK) {
       job->failures++;
     } else if (*(const float *)graft_tensor_data(out) != xv * 10 + yv) {
       job->failures++;

@@ -259,7 +259,7 @@ static int run_graph(const run_args *args, graft_graph *graph) {
     status = TOOL_EXIT_FAILURE;
     goto done;
   }
-  if (graft_session_run(results, session, fetches, nfetches, feeds, values, nfeeds, targets, ntargets) != GRAFT_OK) {
+  if (graft_session_run(results, session, feeds, values, nfeeds, fetches, nfetches, targets, ntargets) != GRAFT_OK) {
     tool_error_graft("cannot run '%s'", args->path);
     status = TOOL_EXIT_FAILURE;
     goto done;

@@ -26,8 +26,8 @@ GRAFT_BEGIN_DECL
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_cond(graft_value **outputs, int capacity, int *noutputs, graft_context *ctx,
                                                const graft_value *pred, const graft_value *const *inputs, int ninputs,
-                                               graft_trace_fn then_fn, void *then_data, graft_trace_fn else_fn,
-                                               void *else_data);
+                                               graft_trace_fn then_fn, void *then_user_data, graft_trace_fn else_fn,
+                                               void *else_user_data);
 
 /*
  * while cond_fn(vars): vars = body_fn(vars), from loop_vars. cond_fn appends one scalar;
@@ -36,8 +36,8 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_cond(graft_value **outputs, int capaci
  * (StatelessWhile) op. Outputs: the final loop variables.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_while_loop(graft_value **outputs, int capacity, int *noutputs,
-                                                     graft_context *ctx, graft_trace_fn cond_fn, void *cond_data,
-                                                     graft_trace_fn body_fn, void *body_data,
+                                                     graft_context *ctx, graft_trace_fn cond_fn, void *cond_user_data,
+                                                     graft_trace_fn body_fn, void *body_user_data,
                                                      const graft_value *const *loop_vars, int nvars);
 
 GRAFT_END_DECL

@@ -21,7 +21,9 @@
 
 GRAFT_BEGIN_DECL
 
-typedef enum graft_status {
+/* Status codes: every call that can fail returns one, as an int (0 or negative). */
+typedef int32_t graft_status;
+enum graft_status_value {
   GRAFT_OK = 0,
   GRAFT_EUNKNOWN = -1,        /* an error of no other kind */
   GRAFT_EINVAL = -2,          /* an argument is invalid (NULL handle, bad value, bad name) */
@@ -37,7 +39,7 @@ typedef enum graft_status {
   GRAFT_EDATALOSS = -12,      /* input data is corrupt or truncated */
   GRAFT_EDEVICE = -13,        /* a device failed or is missing */
   GRAFT_ECANCELLED = -14      /* the operation was cancelled */
-} graft_status;
+};
 
 /*
  * The message of this thread's last failed call, one line without a trailing newline;

@@ -35,14 +35,17 @@ typedef struct graft_concrete_function graft_concrete_function;
 typedef struct graft_value_list graft_value_list;
 
 /* An argument of a function call: a tensor value, or a host value (a trace-time constant). */
-#define GRAFT_ARG_VALUE 0
-#define GRAFT_ARG_INT 1
-#define GRAFT_ARG_FLOAT 2
-#define GRAFT_ARG_STRING 3
-#define GRAFT_ARG_BOOL 4
+typedef int32_t graft_arg_kind;
+enum graft_arg_kind_value {
+  GRAFT_ARG_VALUE = 0,
+  GRAFT_ARG_INT = 1,
+  GRAFT_ARG_FLOAT = 2,
+  GRAFT_ARG_STRING = 3,
+  GRAFT_ARG_BOOL = 4
+};
 
 typedef struct graft_arg {
-  int kind;                  /* GRAFT_ARG_* */
+  graft_arg_kind kind;       /* GRAFT_ARG_* */
   const graft_value *value;  /* GRAFT_ARG_VALUE */
   int64_t i;                 /* GRAFT_ARG_INT */
   double f;                  /* GRAFT_ARG_FLOAT */
@@ -73,7 +76,7 @@ typedef int (*graft_trace_fn)(graft_context *ctx, const graft_arg *args, int nar
 
 /* Options for graft_function_new; start from GRAFT_FUNCTION_OPTIONS_INIT. Fields are only appended. */
 typedef struct graft_function_options {
-  unsigned int version;                      /* GRAFT_FUNCTION_OPTIONS_VERSION */
+  uint32_t version;                          /* GRAFT_FUNCTION_OPTIONS_VERSION */
   const graft_tensor_spec *input_signature;  /* NULL: none */
   int ninput_signature;
   graft_bool reduce_retracing;
@@ -152,7 +155,7 @@ typedef int (*graft_host_fn)(graft_tensor **outputs, int capacity, int *noutputs
 /* Registers fn under token (process-wide). destroy (may be NULL) releases user_data when the
  * callback is unregistered and no run uses it any more. GRAFT_EEXISTS when token is taken. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_host_function_register(const char *token, graft_host_fn fn, void *user_data,
-                                                                 void (*destroy)(void *));
+                                                                 void (*destroy)(void *user_data));
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_host_function_unregister(const char *token);
 
 /*

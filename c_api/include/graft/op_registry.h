@@ -25,7 +25,7 @@ typedef struct graft_shape_context graft_shape_context;
  * output's shape. Returns GRAFT_OK, or an error code after graft_shape_context_fail. Runs on
  * the thread that creates the op; it must not create ops itself.
  */
-typedef int (*graft_shape_fn)(graft_shape_context *ctx, void *payload);
+typedef int (*graft_shape_fn)(graft_shape_context *ctx, void *user_data);
 
 /* Starts an op definition. Op names are identifiers starting with a capital letter. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_def_builder_new(graft_op_def_builder **out, const char *name);
@@ -40,7 +40,7 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_def_builder_set_commutative(graft_o
                                                                          graft_bool commutative);
 /* Without a shape function every output's shape is unknown. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_def_builder_set_shape_fn(graft_op_def_builder *builder, graft_shape_fn fn,
-                                                                      void *payload);
+                                                                      void *user_data);
 
 /*
  * Parses the definition and registers the op. The builder is consumed (freed) whether or not
@@ -79,21 +79,22 @@ GRAFT_API void graft_shape_context_fail(graft_shape_context *ctx, const char *me
 
 /* What a gradient function receives is defined with the gradient builder (a later version). */
 typedef struct graft_gradient_context graft_gradient_context;
-typedef int (*graft_gradient_fn)(graft_gradient_context *ctx, void *payload);
+typedef int (*graft_gradient_fn)(graft_gradient_context *ctx, void *user_data);
 
 /*
  * Registers the gradient of op type `name` (or a name used in a gradient override map, as
  * TensorFlow's RegisterGradient). GRAFT_EEXISTS if one is registered.
  */
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_gradient_register(const char *name, graft_gradient_fn fn, void *payload);
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_gradient_register(const char *name, graft_gradient_fn fn, void *user_data);
 /* Declares that op type `name` has no gradient (TensorFlow's NoGradient). */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_gradient_register_none(const char *name);
 
-typedef enum graft_gradient_kind {
+typedef int32_t graft_gradient_kind;
+enum graft_gradient_kind_value {
   GRAFT_GRADIENT_UNREGISTERED = 0,
   GRAFT_GRADIENT_FUNCTION = 1,
   GRAFT_GRADIENT_NONE = 2 /* registered as not differentiable */
-} graft_gradient_kind;
+};
 /* What is registered under name. */
 GRAFT_API graft_gradient_kind graft_gradient_lookup(const char *name);
 

@@ -31,8 +31,8 @@ typedef struct graft_saved_model graft_saved_model;
 typedef struct graft_signature graft_signature;
 
 /* Which side of a signature an accessor reads. */
-#define GRAFT_SIGNATURE_INPUT 0
-#define GRAFT_SIGNATURE_OUTPUT 1
+typedef int32_t graft_signature_io;
+enum graft_signature_io_value { GRAFT_SIGNATURE_INPUT = 0, GRAFT_SIGNATURE_OUTPUT = 1 };
 
 /*
  * Loads the SavedModel in directory dir: the MetaGraph whose tag set is exactly tags[0..ntags)
@@ -72,18 +72,18 @@ GRAFT_API const char *graft_signature_name(const graft_signature *signature);
 /* "tensorflow/serving/predict", "tensorflow/serving/regress", ... */
 GRAFT_API const char *graft_signature_method_name(const graft_signature *signature);
 /* Inputs or outputs (io: GRAFT_SIGNATURE_INPUT or _OUTPUT), in key order; -1 for a bad io. */
-GRAFT_API int graft_signature_count(const graft_signature *signature, int io);
+GRAFT_API int graft_signature_count(const graft_signature *signature, graft_signature_io io);
 /* The key of input/output i ("x"), or NULL when out of range. */
-GRAFT_API const char *graft_signature_key(const graft_signature *signature, int io, int i);
+GRAFT_API const char *graft_signature_key(const graft_signature *signature, graft_signature_io io, int i);
 /* The graph tensor it stands for ("serving_default_x:0"), or NULL when out of range. */
-GRAFT_API const char *graft_signature_tensor_name(const graft_signature *signature, int io, int i);
+GRAFT_API const char *graft_signature_tensor_name(const graft_signature *signature, graft_signature_io io, int i);
 /* Its dtype, or GRAFT_DTYPE_INVALID when out of range. */
-GRAFT_API graft_dtype graft_signature_dtype(const graft_signature *signature, int io, int i);
+GRAFT_API graft_dtype graft_signature_dtype(const graft_signature *signature, graft_signature_io io, int i);
 /* Its (partial) shape as the signature declares it; a new handle freed with graft_shape_free. */
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_shape(graft_shape **out, const graft_signature *signature, int io,
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_shape(graft_shape **out, const graft_signature *signature, graft_signature_io io,
                                                           int i);
 /* The graph tensor itself (for graft_session_run on graft_saved_model_session). */
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_tensor(graft_output *out, const graft_signature *signature, int io,
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_tensor(graft_output *out, const graft_signature *signature, graft_signature_io io,
                                                            int i);
 
 /*
@@ -109,7 +109,7 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_def_new(graft_signature_def 
                                                             const char *method_name);
 GRAFT_API void graft_signature_def_free(graft_signature_def *def);
 /* Adds input or output (io) key standing for tensor. GRAFT_EEXISTS for a repeated key. */
-GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_def_add(graft_signature_def *def, int io, const char *key,
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_def_add(graft_signature_def *def, graft_signature_io io, const char *key,
                                                             graft_output tensor);
 
 /*

@@ -26,6 +26,18 @@ GRAFT_BEGIN_DECL
 typedef struct graft_session graft_session;
 
 /*
+ * Graph rewrites done when a run is prepared (all on by default); results are the same with
+ * any of them off. Pruning to what the fetches and targets need always happens.
+ */
+typedef uint32_t graft_rewrite_flags;
+enum graft_rewrite_flag_value {
+  GRAFT_REWRITE_CONSTANT_FOLDING = 1u,      /* stateless ops of constants computed once, ahead */
+  GRAFT_REWRITE_COMMON_SUBEXPRESSIONS = 2u, /* identical stateless ops computed once */
+  GRAFT_REWRITE_IDENTITY_REMOVAL = 4u,      /* Identity/Snapshot/StopGradient pass values through */
+  GRAFT_REWRITE_ALL = 7u
+};
+
+/*
  * Options for graft_session_new; start from GRAFT_SESSION_OPTIONS_INIT. Fields are only appended.
  * num_threads is at most GRAFT_SESSION_MAX_THREADS (1024; 0 means one per core, capped there too):
  * a larger value is GRAFT_EINVAL naming the field. When the system cannot start the threads
@@ -34,23 +46,15 @@ typedef struct graft_session graft_session;
  */
 #define GRAFT_SESSION_MAX_THREADS 1024
 typedef struct graft_session_options {
-  unsigned int version;   /* GRAFT_SESSION_OPTIONS_VERSION */
-  int num_threads;        /* threads for running independent ops: 0 = one per core, 1 = the calling thread only */
+  uint32_t version;       /* GRAFT_SESSION_OPTIONS_VERSION */
+  int32_t num_threads;    /* threads for running independent ops: 0 = one per core, 1 = the calling thread only */
   graft_bool track_memory; /* measure each run's peak memory (graft_session_last_peak_bytes); costs a little */
-  unsigned int disabled_rewrites; /* GRAFT_REWRITE_* bits of the graph rewrites to switch off */
+  graft_rewrite_flags disabled_rewrites; /* GRAFT_REWRITE_* bits of the graph rewrites to switch off */
 } graft_session_options;
 
 #define GRAFT_SESSION_OPTIONS_VERSION 1
 #define GRAFT_SESSION_OPTIONS_INIT {GRAFT_SESSION_OPTIONS_VERSION, 0, 0, 0}
 
-/*
- * Graph rewrites done when a run is prepared (all on by default); results are the same with
- * any of them off. Pruning to what the fetches and targets need always happens.
- */
-#define GRAFT_REWRITE_CONSTANT_FOLDING 1u       /* stateless ops of constants computed once, ahead */
-#define GRAFT_REWRITE_COMMON_SUBEXPRESSIONS 2u  /* identical stateless ops computed once */
-#define GRAFT_REWRITE_IDENTITY_REMOVAL 4u       /* Identity/Snapshot/StopGradient pass values through */
-#define GRAFT_REWRITE_ALL 7u
 
 /*
  * A new session over graph, which it keeps alive (the caller may release its reference to the
@@ -68,12 +72,13 @@ GRAFT_API void graft_session_free(graft_session *session);
  * or an incompatible shape (GRAFT_ESHAPE), feeding or fetching what may not be, a missing
  * kernel (GRAFT_ENOTFOUND), an error inside a kernel (its op named in the message), reading an
  * uninitialized variable (GRAFT_EPRECONDITION). On error no out_values are set, and the
- * session stays usable.
+ * session stays usable. Arguments come in the order of every run call of the API: feeds, then
+ * fetches, then targets. The out_values are new handles: free each with graft_tensor_free.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_session_run(graft_tensor **out_values, graft_session *session,
-                                                      const graft_output *fetches, int nfetches,
                                                       const graft_output *feeds, graft_tensor *const *feed_values,
-                                                      int nfeeds, graft_op *const *targets, int ntargets);
+                                                      int nfeeds, const graft_output *fetches, int nfetches,
+                                                      graft_op *const *targets, int ntargets);
 
 /*
  * A callable: a run of session prepared once for fixed feeds, fetches and targets (pruning,

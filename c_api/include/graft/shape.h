@@ -20,8 +20,8 @@
 
 GRAFT_BEGIN_DECL
 
-#define GRAFT_UNKNOWN_DIM (-1)
-#define GRAFT_UNKNOWN_RANK (-1)
+/* The value of an unknown dimension, and the rank of a shape of unknown rank. */
+enum graft_shape_constant { GRAFT_UNKNOWN_DIM = -1, GRAFT_UNKNOWN_RANK = -1 };
 
 typedef struct graft_shape graft_shape;
 

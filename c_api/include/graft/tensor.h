@@ -35,8 +35,8 @@ GRAFT_BEGIN_DECL
 
 typedef struct graft_tensor graft_tensor;
 
-/* Called once when Graft no longer needs a borrowed buffer: (data, len) as given, and arg. */
-typedef void (*graft_deallocator)(void *data, size_t len, void *arg);
+/* Called once when Graft no longer needs a borrowed buffer: (data, len) as given, and user_data. */
+typedef void (*graft_deallocator)(void *data, size_t len, void *user_data);
 
 /*
  * Makes a tensor of dtype with shape dims[0 .. ndims-1] (every dimension >= 0; ndims 0 makes a
@@ -50,7 +50,7 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_new(graft_tensor **out, graft_d
 
 /*
  * Makes a tensor over caller memory without copying it (see "Memory" above). On success Graft
- * owns the buffer and calls deallocator(data, len, deallocator_arg) exactly once when it is
+ * owns the buffer and calls deallocator(data, len, deallocator_user_data) exactly once when it is
  * done with it (deallocator may be NULL when nothing needs doing). On failure the buffer stays
  * the caller's and the deallocator is not called.
  */
@@ -58,7 +58,7 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_new_borrowed(graft_tensor **out
                                                               const int64_t *dims, int ndims,
                                                               void *data, size_t len,
                                                               graft_deallocator deallocator,
-                                                              void *deallocator_arg);
+                                                              void *deallocator_user_data);
 
 /*
  * Makes a string tensor of shape dims from count strings, copied, in row-major order; count
