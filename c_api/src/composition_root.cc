@@ -1,7 +1,5 @@
 #include "c_api/src/composition_root.h"
 
-#include <mutex>
-
 #include "core/node_validator.h"
 #include "core/runtime/control_flow_kernels.h"
 #include "core/runtime/function_call_kernel.h"
@@ -29,8 +27,11 @@ void RegisterAll() {
 }  // namespace
 
 void RegisterBuiltins() {
-  static std::once_flag once;
-  std::call_once(once, RegisterAll);
+  // A function-local static: after the first call its check is one inlined load, where
+  // std::call_once costs a call and thread-local bookkeeping on every C call. A throw leaves
+  // it uninitialised, so the next call tries again.
+  static const bool registered = (RegisterAll(), true);
+  (void)registered;
 }
 
 }  // namespace graft::capi

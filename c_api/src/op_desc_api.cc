@@ -47,8 +47,10 @@ GRAFT_API void graft_op_desc_free(graft_op_desc* desc) { delete desc; }
 GRAFT_API int graft_op_desc_add_input(graft_op_desc* desc, graft_output input) {
   return Guard("graft_op_desc_add_input", [&]() -> Status {
     GRAFT_CHECK_ARG(desc);
-    GRAFT_RETURN_IF_ERROR(graft::capi::CheckOutput(
-        input, &desc->graph->graph, graft::StrCat("input ", desc->spec.inputs.size(), " of op '", desc->spec.name, "'")));
+    if (!graft::capi::IsOutputOf(input, &desc->graph->graph)) {  // the message only on failure
+      return graft::capi::CheckOutput(
+          input, &desc->graph->graph, graft::StrCat("input ", desc->spec.inputs.size(), " of op '", desc->spec.name, "'"));
+    }
     desc->spec.inputs.push_back(graft::NodeSpec::InputArg{{FromC(input)}, false});
     return Status::Ok();
   });
@@ -61,9 +63,11 @@ GRAFT_API int graft_op_desc_add_input_list(graft_op_desc* desc, const graft_outp
     graft::NodeSpec::InputArg arg;
     arg.is_list = true;
     for (int i = 0; i < n; ++i) {
-      GRAFT_RETURN_IF_ERROR(graft::capi::CheckOutput(
-          inputs[i], &desc->graph->graph,
-          graft::StrCat("element ", i, " of input list ", desc->spec.inputs.size(), " of op '", desc->spec.name, "'")));
+      if (!graft::capi::IsOutputOf(inputs[i], &desc->graph->graph)) {
+        return graft::capi::CheckOutput(
+            inputs[i], &desc->graph->graph,
+            graft::StrCat("element ", i, " of input list ", desc->spec.inputs.size(), " of op '", desc->spec.name, "'"));
+      }
       arg.tensors.push_back(FromC(inputs[i]));
     }
     desc->spec.inputs.push_back(std::move(arg));
