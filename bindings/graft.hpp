@@ -86,11 +86,28 @@ class Shape {
   static Shape unknown() { return Shape(); }
   int rank() const { return rank_; }
   std::vector<int64_t> dims() const { return dims_; }
-  bool is_fully_defined() const {
-    if (rank_ < 0) return false;
-    for (int64_t d : dims_)
-      if (d < 0) return false;
-    return true;
+  /* The shape algebra of graft/shape.h (TensorFlow's TensorShape); the C API decides. Errors:
+   * graft::Error GRAFT_ESHAPE when shapes or dimensions are incompatible. */
+  bool is_fully_defined() const { return call(graft_shape_is_fully_defined); }
+  /* The number of elements; -1 when not fully defined. */
+  int64_t num_elements() const {
+    int64_t n = -1;
+    detail::check(graft_shape_num_elements(&n, c().get()));
+    return n;
+  }
+  bool is_compatible_with(const Shape &o) const { return call2(graft_shape_is_compatible_with, o); }
+  Shape merge_with(const Shape &o) const { return make2(graft_shape_merge, o); }
+  Shape concatenate(const Shape &o) const { return make2(graft_shape_concatenate, o); }
+  Shape most_specific_compatible(const Shape &o) const { return make2(graft_shape_most_specific_compatible, o); }
+  Shape with_rank(int rank) const { return make_r(graft_shape_with_rank, rank); }
+  Shape with_rank_at_least(int rank) const { return make_r(graft_shape_with_rank_at_least, rank); }
+  Shape with_rank_at_most(int rank) const { return make_r(graft_shape_with_rank_at_most, rank); }
+  /* Dimensions (-1 unknown): compatible when equal or either is unknown; merge gives the known one. */
+  static bool dims_compatible(int64_t a, int64_t b) { return graft_dim_is_compatible_with(a, b) != 0; }
+  static int64_t merge_dims(int64_t a, int64_t b) {
+    int64_t out = -1;
+    detail::check(graft_dim_merge(&out, a, b));
+    return out;
   }
   std::string to_string() const {
     if (rank_ < 0) return "<unknown>";
@@ -113,6 +130,25 @@ class Shape {
 #endif
 
  private:
+#ifndef SWIG
+  using C = std::unique_ptr<graft_shape, void (*)(graft_shape *)>;
+  static C own(graft_shape *s) { return C(s, graft_shape_free); }
+  C c() const { return own(to_c()); }
+  bool call(graft_bool (*f)(const graft_shape *)) const { return f(c().get()) != 0; }
+  bool call2(graft_bool (*f)(const graft_shape *, const graft_shape *), const Shape &o) const {
+    return f(c().get(), o.c().get()) != 0;
+  }
+  Shape make2(int (*f)(graft_shape **, const graft_shape *, const graft_shape *), const Shape &o) const {
+    graft_shape *out = nullptr;
+    detail::check(f(&out, c().get(), o.c().get()));
+    return from_c(out);
+  }
+  Shape make_r(int (*f)(graft_shape **, const graft_shape *, int), int rank) const {
+    graft_shape *out = nullptr;
+    detail::check(f(&out, c().get(), rank));
+    return from_c(out);
+  }
+#endif
   int rank_;
   std::vector<int64_t> dims_;
 };
@@ -1013,8 +1049,8 @@ class Session {
     for (const Tensor &v : feed_values) vals.push_back(v.get());
     for (const Operation &op : targets) t.push_back(op.c());
     std::vector<graft_tensor *> out(f.size(), nullptr);
-    detail::check(graft_session_run(out.data(), s_.get(), f.data(), static_cast<int>(f.size()), in.data(), vals.data(),
-                                    static_cast<int>(in.size()), t.data(), static_cast<int>(t.size())));
+    detail::check(graft_session_run(out.data(), s_.get(), in.data(), vals.data(), static_cast<int>(in.size()), f.data(),
+                                    static_cast<int>(f.size()), t.data(), static_cast<int>(t.size())));
     std::vector<Tensor> result;
     for (graft_tensor *v : out) result.emplace_back(v);
     return result;

@@ -136,11 +136,10 @@ class DType:
 
 
 _ALL = {}
-for _e in range(1, 24):
-    if _c.graft_dtype_is_valid(_e):
-        _ALL[_e] = DType(_e)
-        if _c.graft_dtype_is_valid(_e + _REF_OFFSET):
-            _ALL[_e + _REF_OFFSET] = DType(_e + _REF_OFFSET)
+for _e in _c.dtype_codes():  # the C API's dtype table (graft_dtype_list), and the reference types
+    _ALL[_e] = DType(_e)
+    if _c.graft_dtype_is_valid(_e + _REF_OFFSET):
+        _ALL[_e + _REF_OFFSET] = DType(_e + _REF_OFFSET)
 
 float16 = half = _ALL[_c.GRAFT_FLOAT16]
 float32 = _ALL[_c.GRAFT_FLOAT32]

@@ -1041,6 +1041,79 @@ def _c_tensor_from_numpy(arr, dtype=None):
     return _c.Tensor.from_bytes(dt.as_datatype_enum, list(arr.shape), arr.reshape(-1).view(np.uint8))
 
 
+def _host_elements(value, dtype):
+    """A Python scalar or nested list as (kind, flat elements, dims, dtype code or 0) for the C
+    API's one conversion rule (graft_tensor_from_host): kind "ints", "doubles", "bools" or
+    "strings" says how the elements travel, and the C rule picks or checks the dtype. None for
+    lists holding tensors; "numpy" (with the array) for values only NumPy converts (complex)."""
+    d = _dtypes.as_dtype(dtype).as_datatype_enum if dtype is not None else 0
+    flat = _flatten_nested(value)
+    if flat is None:
+        return None
+    elems, dims = flat
+    if elems and all(isinstance(e, (bool, np.bool_)) for e in elems):
+        return "bools", [bool(e) for e in elems], dims, d
+    if all(isinstance(e, (int, np.integer)) for e in elems) and elems:
+        return "ints", [int(e) for e in elems], dims, d
+    if all(isinstance(e, (int, float, np.integer, np.floating)) for e in elems):
+        return "doubles", [float(e) for e in elems], dims, d  # an empty list too
+    if all(isinstance(e, (str, bytes)) for e in elems):
+        return "strings", [e if isinstance(e, bytes) else e.encode() for e in elems], dims, d
+    if any(isinstance(e, complex) for e in elems):
+        return "numpy", np.array(value), dims, d
+    raise TypeError(f"Failed to convert elements of {value!r} to Tensor. Consider casting elements to a "
+                    "supported type.")
+
+
+def _from_host(make, value, host):
+    """make(*host) for host = _host_elements(value, ...), the C rule's refusals as TypeError."""
+    kind, elems, dims, d = host
+    try:
+        return make(kind, elems, dims, d)
+    except (OverflowError, TypeError):
+        if kind != "ints":
+            raise
+        # SWIG refuses an int beyond int64 as it marshals the elements: no host int holds it.
+        raise TypeError(f"Can't convert Python int {value!r} to a graft int64 or uint64 tensor") from None
+    except errors.InvalidArgumentError as e:
+        raise TypeError(str(e)) from None
+
+
+def _host_tensor(kind, elems, dims, d):
+    """A graft_swig.Tensor by the C rule (Tensor.from_host_*)."""
+    if kind == "ints":
+        return _c.Tensor.from_host_ints(elems, dims, d)
+    if kind == "doubles":
+        return _c.Tensor.from_host_doubles(elems, dims, d)
+    if kind == "bools":
+        return _c.Tensor.from_host_bools(elems, dims, d)
+    if kind == "strings":
+        if d in (0, _c.GRAFT_STRING):  # the bytes as they are (NUL bytes included)
+            return _c.tensor_from_bytes_list(dims, elems)
+        return _c.Tensor.from_host_strings([e.decode("latin-1") for e in elems], dims, d)
+    return _c_tensor_from_numpy(elems, d or None)
+
+
+def _context_host_value(kind, elems, dims, d):
+    """A graft_swig.Value on the context by the C rule (Context.from_*)."""
+    if kind == "ints":
+        return _context.from_ints(elems, dims, d)
+    if kind == "doubles":
+        return _context.from_doubles(elems, dims, d)
+    if kind == "bools":
+        return _context.from_bools(elems, dims, d)
+    return _context.from_tensor(_host_tensor(kind, elems, dims, d))
+
+
+def _host_dtype(value):
+    """The DType the C rule gives a Python scalar or nested list; None for other values."""
+    try:
+        host = _host_elements(value, None)
+        return None if host is None else _dtypes.as_dtype(_from_host(_host_tensor, value, host).dtype())
+    except (TypeError, ValueError):
+        return None
+
+
 def _host_value(value, dtype):
     """A graft_swig.Value (on the context: concrete, or a constant of the trace) for a Python or
     NumPy value."""
@@ -1048,39 +1121,12 @@ def _host_value(value, dtype):
         value = np.asarray(value)
     if isinstance(value, np.ndarray):
         return _context.from_tensor(_c_tensor_from_numpy(value, dtype))
-    d = _dtypes.as_dtype(dtype).as_datatype_enum if dtype is not None else 0
-    flat = _flatten_nested(value)
-    if flat is None:
+    host = _host_elements(value, dtype)
+    if host is None:
         # Lists holding tensors: stack them.
         from graft import ops
         return ops.stack([convert_to_tensor(v, dtype=dtype) for v in value])._value
-    elems, dims = flat
-    if not elems and d == 0:
-        d = _c.GRAFT_FLOAT32  # an empty list is float32, as in TensorFlow
-    try:
-        if all(isinstance(e, bool) or isinstance(e, np.bool_) for e in elems) and elems:
-            return _context.from_bools([bool(e) for e in elems], dims, d)
-        if all(isinstance(e, (int, np.integer)) and not isinstance(e, bool) for e in elems):
-            if d and _dtypes.as_dtype(d).is_floating:
-                return _context.from_doubles([float(e) for e in elems], dims, d)
-            if any(abs(int(e)) >= 2 ** 63 for e in elems):
-                raise TypeError(f"Can't convert Python int {value!r} to a graft int64 or uint64 tensor")
-            return _context.from_ints([int(e) for e in elems], dims, d)
-        if all(isinstance(e, (int, float, np.integer, np.floating)) for e in elems):
-            if d and _dtypes.as_dtype(d).is_integer:
-                raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {_dtypes.as_dtype(d).name}")
-            return _context.from_doubles([float(e) for e in elems], dims, d)
-        if all(isinstance(e, (str, bytes)) for e in elems):
-            if d and d != _c.GRAFT_STRING:
-                raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {_dtypes.as_dtype(d).name}")
-            return _context.from_tensor(_c.tensor_from_bytes_list(
-                dims, [e if isinstance(e, bytes) else e.encode() for e in elems]))
-        if any(isinstance(e, complex) for e in elems):
-            return _context.from_tensor(_c_tensor_from_numpy(np.array(value), dtype or _dtypes.complex128))
-    except errors.InvalidArgumentError as e:
-        raise TypeError(str(e)) from None
-    raise TypeError(f"Failed to convert elements of {value!r} to Tensor. Consider casting elements to a "
-                    "supported type.")
+    return _from_host(_context_host_value, value, host)
 
 
 _conversion_functions = []  # (priority, order, base type, function), lowest priority first
@@ -1162,8 +1208,11 @@ def _host_c_tensor(value, dtype=None, shape=None):
     else:
         if value is None:
             raise ValueError("None values not supported.")
-        v = _host_value(value, dtype)
-        t = v.to_tensor()
+        host = _host_elements(value, dtype)
+        if host is None:
+            t = _host_value(value, dtype).to_tensor()  # lists holding tensors
+        else:
+            t = _from_host(_host_tensor, value, host)
     if shape is not None:
         shape = list(as_shape(shape).as_list())
         n = int(np.prod(shape)) if shape else 1
@@ -1182,42 +1231,70 @@ def _host_c_tensor(value, dtype=None, shape=None):
 
 # ---- Applying ops ----------------------------------------------------------------------------------
 
-def _set_attr(builder, name, value):
-    if isinstance(value, bool):
-        builder.set_attr_bool(name, value)
-    elif isinstance(value, _dtypes.DType):
-        builder.set_attr_dtype(name, value.as_datatype_enum)
-    elif isinstance(value, (int, np.integer)):
-        builder.set_attr_int(name, int(value))
-    elif isinstance(value, (float, np.floating)):
-        builder.set_attr_float(name, float(value))
-    elif isinstance(value, str):
-        builder.set_attr_string(name, value)
-    elif isinstance(value, bytes):
-        builder.set_attr_string(name, value.decode("latin-1"))
-    elif isinstance(value, TensorShape):
-        builder.set_attr_shape(name, _shape_to_c(value))
-    elif isinstance(value, _c.Tensor):
-        builder.set_attr_tensor(name, value)
-    elif isinstance(value, _Func):
-        builder.set_attr_func(name, value.name)
-    elif isinstance(value, (list, tuple)):
-        if all(isinstance(v, _dtypes.DType) for v in value) and value:
-            builder.set_attr_dtype_list(name, [v.as_datatype_enum for v in value])
-        elif all(isinstance(v, bool) for v in value) and value:
-            builder.set_attr_bool_list(name, list(value))
-        elif all(isinstance(v, (int, np.integer)) for v in value):
-            builder.set_attr_int_list(name, [int(v) for v in value])
-        elif all(isinstance(v, (float, int)) for v in value):
-            builder.set_attr_float_list(name, [float(v) for v in value])
-        elif all(isinstance(v, str) for v in value):
-            builder.set_attr_string_list(name, list(value))
-        elif all(isinstance(v, TensorShape) for v in value):
-            builder.set_attr_shape_list(name, [_shape_to_c(v) for v in value])
+def _attr_kind(v):
+    """The kind of a Python attr value (the AttrSetter method for it), or None."""
+    if isinstance(v, (bool, np.bool_)):
+        return "bool"
+    if isinstance(v, _dtypes.DType):
+        return "dtype"
+    if isinstance(v, (int, np.integer)):
+        return "int"
+    if isinstance(v, (float, np.floating)):
+        return "float"
+    if isinstance(v, (str, bytes)):
+        return "string"
+    if isinstance(v, TensorShape):
+        return "shape"
+    if isinstance(v, (_c.Tensor, EagerTensor)):
+        return "tensor"
+    if isinstance(v, _Func):
+        return "func"
+    return None
+
+
+def _attr_marshal(kind, v):
+    """v as the host value the AttrSetter method for kind takes."""
+    if kind == "bool":
+        return bool(v)
+    if kind == "dtype":
+        return v.as_datatype_enum
+    if kind == "int":
+        return int(v)
+    if kind == "float":
+        return float(v)
+    if kind == "string":
+        return v.decode("latin-1") if isinstance(v, bytes) else v
+    if kind == "shape":
+        return _shape_to_c(v)
+    if kind == "tensor":
+        return v._c_tensor() if isinstance(v, EagerTensor) else v
+    return v.name  # func
+
+
+def _set_attr(setter, name, value):
+    """Sets attr name on an OpBuilder or OpCall (both AttrSetters) by the Python value's own
+    kind; the C++ AttrSetter converts it to the type the op declares for the attr, or refuses it
+    (TypeError, as TensorFlow's op construction raises for a bad attr value)."""
+    if isinstance(value, (list, tuple)):
+        kinds = {_attr_kind(v) for v in value}
+        if kinds == {"int", "float"}:
+            kinds = {"float"}  # mixed numbers travel as floats
+        if not value:
+            kind = "int"  # an empty list of any kind: the declared list type decides
+        elif len(kinds) == 1 and None not in kinds:
+            kind = kinds.pop()
         else:
             raise TypeError(f"Unsupported list attr {name}={value!r}")
+        method, arg = getattr(setter, f"set_attr_{kind}_list"), [_attr_marshal(kind, v) for v in value]
     else:
-        raise TypeError(f"Unsupported attr {name}={value!r}")
+        kind = _attr_kind(value)
+        if kind is None:
+            raise TypeError(f"Unsupported attr {name}={value!r}")
+        method, arg = getattr(setter, f"set_attr_{kind}"), _attr_marshal(kind, value)
+    try:
+        method(name, arg)
+    except errors.InvalidArgumentError as e:
+        raise TypeError(str(e)) from None
 
 
 class _Func:

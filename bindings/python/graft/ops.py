@@ -147,10 +147,11 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
         dt = _dtypes.as_dtype(dtype)
     elif any(isinstance(v, Tensor) for v in values):
         dt = next(v.dtype for v in values if isinstance(v, Tensor))
-    elif any(isinstance(v, float) for v in values):
-        dt = _dtypes.float32
     else:
-        dt = _dtypes.int32
+        # TensorFlow's range: the widest of the arguments' dtypes (each by the C API's host rule).
+        order = [_dtypes.int32, _dtypes.int64, _dtypes.float32, _dtypes.float64]
+        dt = max((_fw._host_dtype(v) or _dtypes.int32 for v in values),
+                 key=lambda d: order.index(d) if d in order else 0)
     s, l, d = (cast(convert_to_tensor(v, dtype_hint=dt), dt) for v in values)
     return _one("Range", [s, l, d], name=name)
 

@@ -2,8 +2,33 @@
 
 An unknown dimension is None; an unknown rank is TensorShape(None). Comparisons of unknown
 dimensions give None (unknown), merging checks compatibility and raises ValueError.
+The algebra (compatibility, merging, concatenation, ranks, element counts) is graft/shape.h's,
+called through graft.Shape; this module holds the dimensions and gives TensorFlow's errors.
 """
 import operator
+
+from graft import errors
+from graft import graft_swig as _c
+
+
+def _c_dim(d):
+    return -1 if d is None else d
+
+
+def _to_c(dims):
+    return _c.Shape() if dims is None else _c.Shape([_c_dim(d) for d in dims])
+
+
+def _from_c(shape):
+    return TensorShape(None) if shape.rank() < 0 else TensorShape([None if d < 0 else d for d in shape.dims()])
+
+
+def _c_op(fn, error):
+    """fn() of the C shape algebra, its incompatibility (GRAFT_ESHAPE) as ValueError(error)."""
+    try:
+        return fn()
+    except errors.InvalidArgumentError:
+        raise ValueError(error) from None
 
 
 class Dimension:
@@ -68,7 +93,7 @@ class Dimension:
 
     def is_compatible_with(self, other):
         other = as_dimension(other)
-        return self._value is None or other.value is None or self._value == other.value
+        return _c.Shape.dims_compatible(_c_dim(self._value), _c_dim(other.value))
 
     def assert_is_compatible_with(self, other):
         if not self.is_compatible_with(other):
@@ -76,8 +101,9 @@ class Dimension:
 
     def merge_with(self, other):
         other = as_dimension(other)
-        self.assert_is_compatible_with(other)
-        return Dimension(self._value if self._value is not None else other.value)
+        d = _c_op(lambda: _c.Shape.merge_dims(_c_dim(self._value), _c_dim(other.value)),
+                  f"Dimensions {self} and {other} are not compatible")
+        return Dimension(None if d < 0 else d)
 
     def _arith(self, other, fn, reverse=False):
         other = self._other(other)
@@ -201,16 +227,15 @@ class TensorShape:
             return TensorShape(self._dims[key])
         return self._dims[key]
 
+    def _c(self):
+        return _to_c(self._dims)
+
     def num_elements(self):
-        if not self.is_fully_defined():
-            return None
-        n = 1
-        for d in self._dims:
-            n *= d
-        return n
+        n = self._c().num_elements()
+        return None if n < 0 else n
 
     def is_fully_defined(self):
-        return self._dims is not None and all(d is not None for d in self._dims)
+        return self._c().is_fully_defined()
 
     def assert_is_fully_defined(self):
         if not self.is_fully_defined():
@@ -222,12 +247,7 @@ class TensorShape:
         return list(self._dims)
 
     def is_compatible_with(self, other):
-        other = as_shape(other)
-        if self._dims is None or other._dims is None:
-            return True
-        if len(self._dims) != len(other._dims):
-            return False
-        return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
+        return self._c().is_compatible_with(as_shape(other)._c())
 
     def assert_is_compatible_with(self, other):
         if not self.is_compatible_with(other):
@@ -235,22 +255,10 @@ class TensorShape:
 
     def merge_with(self, other):
         other = as_shape(other)
-        if self._dims is None:
-            return other
-        if other._dims is None:
-            return self
-        if len(self._dims) != len(other._dims):
-            raise ValueError(f"Shapes {self} and {other} are not compatible")
-        try:
-            return TensorShape([Dimension(a).merge_with(b) for a, b in zip(self._dims, other._dims)])
-        except ValueError:
-            raise ValueError(f"Shapes {self} and {other} are not compatible") from None
+        return _from_c(_c_op(lambda: self._c().merge_with(other._c()), f"Shapes {self} and {other} are not compatible"))
 
     def concatenate(self, other):
-        other = as_shape(other)
-        if self._dims is None or other._dims is None:
-            return unknown_shape()
-        return TensorShape(self._dims + other._dims)
+        return _from_c(self._c().concatenate(as_shape(other)._c()))
 
     def assert_same_rank(self, other):
         other = as_shape(other)
@@ -262,26 +270,16 @@ class TensorShape:
             raise ValueError(f"Shape {self} must have rank {rank}")
 
     def with_rank(self, rank):
-        try:
-            return self.merge_with(unknown_shape(rank=rank))
-        except ValueError:
-            raise ValueError(f"Shape {self} must have rank {rank}") from None
+        return _from_c(_c_op(lambda: self._c().with_rank(rank), f"Shape {self} must have rank {rank}"))
 
     def with_rank_at_least(self, rank):
-        if self.rank is not None and self.rank < rank:
-            raise ValueError(f"Shape {self} must have rank at least {rank}")
-        return self
+        return _from_c(_c_op(lambda: self._c().with_rank_at_least(rank), f"Shape {self} must have rank at least {rank}"))
 
     def with_rank_at_most(self, rank):
-        if self.rank is not None and self.rank > rank:
-            raise ValueError(f"Shape {self} must have rank at most {rank}")
-        return self
+        return _from_c(_c_op(lambda: self._c().with_rank_at_most(rank), f"Shape {self} must have rank at most {rank}"))
 
     def most_specific_compatible_shape(self, other):
-        other = as_shape(other)
-        if self._dims is None or other._dims is None or len(self._dims) != len(other._dims):
-            return unknown_shape()
-        return TensorShape([a if a == b else None for a, b in zip(self._dims, other._dims)])
+        return _from_c(self._c().most_specific_compatible(as_shape(other)._c()))
 
     def is_subtype_of(self, other):
         other = as_shape(other)
