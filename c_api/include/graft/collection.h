@@ -4,7 +4,9 @@
  *
  * Ownership: graft_graph_get_collection gives a copy the caller frees with
  * graft_collection_free; graft_graph_get_collection_ref a borrowed, live list valid as long as
- * the graph. Strings read back from items belong to the collection.
+ * the graph. Strings read back from items belong to the collection and are valid until it
+ * changes (append, remove, clear; for a live list also graft_graph_add_to_collection*) or is
+ * freed. Ops and tensors in items are borrowed from the graph (a copy does not keep it alive).
  *
  * Threading: as the graph's construction calls (graft/graph.h): one thread at a time.
  */
@@ -54,7 +56,10 @@ enum graft_item_kind_value {
   GRAFT_ITEM_VALUE = 4   /* a host value: an id of the host's choosing, with an optional name */
 };
 
-/* One item of a collection. Strings are copied in; read back, they belong to the collection. */
+/*
+ * One item of a collection. Strings are copied in; read back, they are borrowed from the
+ * collection (see Ownership above).
+ */
 typedef struct graft_collection_item {
   graft_item_kind kind;
   graft_op *op;        /* GRAFT_ITEM_OP */
@@ -91,8 +96,14 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_graph_collection_keys(graft_collection
 /* Frees a copy; does nothing for a live list. NULL is a harmless no-op. */
 GRAFT_API void graft_collection_free(graft_collection *collection);
 GRAFT_API int64_t graft_collection_size(const graft_collection *collection);
+/*
+ * Item index into *out. Its string is borrowed from the collection: valid until the
+ * collection changes or is freed (copy it to keep it); its op or tensor is borrowed from the
+ * graph. GRAFT_ERANGE for an index out of range.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_collection_item_at(graft_collection_item *out,
                                                              const graft_collection *collection, int64_t index);
+/* Appends item (its string is copied). A live list's change is the graph's. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_collection_append(graft_collection *collection,
                                                             const graft_collection_item *item);
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_collection_remove(graft_collection *collection, int64_t index);

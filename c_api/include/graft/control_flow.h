@@ -23,6 +23,8 @@ GRAFT_BEGIN_DECL
  * branch is called with inputs[0..ninputs) as its arguments and appends its outputs (the same
  * number and dtypes in both). Eagerly the chosen branch runs at once; while tracing both are
  * traced as functions and recorded as an If (StatelessIf when neither has side effects) op.
+ * *noutputs receives the number of outputs; outputs[0..min(capacity, *noutputs)) new handles,
+ * each freed with graft_value_free. The user_data pointers are borrowed for the call only.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_cond(graft_value **outputs, int capacity, int *noutputs, graft_context *ctx,
                                                const graft_value *pred, const graft_value *const *inputs, int ninputs,
@@ -33,7 +35,8 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_cond(graft_value **outputs, int capaci
  * while cond_fn(vars): vars = body_fn(vars), from loop_vars. cond_fn appends one scalar;
  * body_fn appends one value per loop variable, of the same dtype (shapes may change). Eagerly
  * the loop runs at once; while tracing both are traced as functions and recorded as a While
- * (StatelessWhile) op. Outputs: the final loop variables.
+ * (StatelessWhile) op. Outputs: the final loop variables, as graft_cond's: new handles, each
+ * freed with graft_value_free. The user_data pointers are borrowed for the call only.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_while_loop(graft_value **outputs, int capacity, int *noutputs,
                                                      graft_context *ctx, graft_trace_fn cond_fn, void *cond_user_data,

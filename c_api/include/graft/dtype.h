@@ -87,7 +87,7 @@ GRAFT_API graft_bool graft_dtype_is_valid(graft_dtype dtype);
  */
 GRAFT_API int graft_dtype_list(graft_dtype *out, int capacity);
 
-/* The dtype's name ("float32", "int64_ref", ...); NULL for an invalid dtype. Static. */
+/* The dtype's name ("float32", "int64_ref", ...); NULL for an invalid dtype. Static: never freed. */
 GRAFT_API const char *graft_dtype_name(graft_dtype dtype);
 
 /*

@@ -30,6 +30,7 @@ typedef struct graft_context graft_context;
 typedef struct graft_value graft_value;
 typedef struct graft_op_call graft_op_call;
 
+/* A new context; free *out with graft_context_free (after its values, functions and op calls). */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_context_new(graft_context **out);
 /* Frees the context and its variables. NULL is a harmless no-op. */
 GRAFT_API void graft_context_free(graft_context *ctx);
@@ -51,40 +52,52 @@ GRAFT_API void graft_context_clear_caches(graft_context *ctx);
 
 /* ---- Values ----------------------------------------------------------------------------- */
 
-/* A concrete value sharing tensor's buffer (used in a trace, it is captured). */
+/*
+ * A concrete value sharing tensor's buffer (used in a trace, it is captured). The tensor stays
+ * the caller's; free *out with graft_value_free.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_value_from_tensor(graft_value **out, const graft_tensor *tensor);
 
 /*
  * convert_to_tensor: host elements as a value, by the rule of graft_tensor_from_host (graft/tensor.h).
- * While tracing it is a constant of the traced graph; otherwise concrete.
+ * While tracing it is a constant of the traced graph; otherwise concrete. Free *out with
+ * graft_value_free.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_value_from_host(graft_value **out, graft_context *ctx,
                                                           graft_host_kind host_kind,
                                                           const void *elements, const int64_t *dims, int ndims,
                                                           graft_dtype dtype);
 
-/* A concrete value's tensor (a new handle sharing its buffer); GRAFT_EPRECONDITION for a symbolic one. */
+/*
+ * A concrete value's tensor (a new handle sharing its buffer; free *out with graft_tensor_free).
+ * GRAFT_EPRECONDITION for a symbolic one.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_value_to_tensor(graft_tensor **out, const graft_value *value);
 GRAFT_API graft_bool graft_value_is_symbolic(const graft_value *value);
 GRAFT_API graft_dtype graft_value_dtype(const graft_value *value);
-/* The (partial, for a symbolic value) shape; a new handle. */
+/* The (partial, for a symbolic value) shape; a new handle: free *out with graft_shape_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_value_shape(graft_shape **out, const graft_value *value);
 /*
- * A symbolic value's tensor in its traced graph; GRAFT_EPRECONDITION for a concrete one. A
- * symbolic value keeps its graph alive, so the op stays valid while the value lives (use
- * graft_op_graph + graft_graph_share to keep it longer). A symbolic value that escaped its
- * trace can still be inspected; using it as an input once its trace is over is an error that
- * says it is out of scope.
+ * A symbolic value's tensor in its traced graph; GRAFT_EPRECONDITION for a concrete one. The op
+ * is borrowed: a symbolic value keeps its graph alive, so the op stays valid while the value
+ * lives (use graft_op_graph + graft_graph_share to keep it longer). A symbolic value that
+ * escaped its trace can still be inspected; using it as an input once its trace is over is an
+ * error that says it is out of scope.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_value_output(graft_output *out, const graft_value *value);
-/* A new handle to the same value. */
+/* A new handle to the same value; free *out with graft_value_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_value_copy(graft_value **out, const graft_value *value);
+/* Frees a value handle (other handles to the same value are unaffected). NULL is a harmless no-op. */
 GRAFT_API void graft_value_free(graft_value *value);
 
 /* ---- Ops -------------------------------------------------------------------------------- */
 
-/* An op of type op_type to run (or record) on ctx. */
+/*
+ * An op of type op_type to run (or record) on ctx. Free *out with graft_op_call_free (before the
+ * context); executing does not consume it. The call belongs to one thread at a time.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_new(graft_op_call **out, graft_context *ctx, const char *op_type);
+/* Frees an op call and its attributes (graft_op_call_attrs). NULL is a harmless no-op. */
 GRAFT_API void graft_op_call_free(graft_op_call *call);
 /* Inputs, in the order of the op's arguments: one value per single argument, a list per list
  * argument (N * T, or a list of types). */
@@ -99,9 +112,10 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_name(graft_op_call *call, 
 
 /*
  * Runs the op (eager: concrete outputs) or records it (tracing: symbolic outputs). *noutputs
- * receives the op's number of outputs; outputs[0..min(capacity, *noutputs)) the values (new
- * handles). Errors name the op: unknown op, bad inputs or attrs, a failing kernel. The call
- * may be executed again (with the same inputs and attrs).
+ * receives the op's number of outputs; outputs[0..min(capacity, *noutputs)) the values: new
+ * handles, each freed with graft_value_free (outputs past capacity are dropped, not leaked).
+ * Errors name the op: unknown op, bad inputs or attrs, a failing kernel. The call is not
+ * consumed: it may be executed again (with the same inputs and attrs).
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_execute(graft_value **outputs, int capacity, int *noutputs,
                                                           graft_op_call *call);
@@ -112,11 +126,15 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_execute(graft_value **outputs,
  * A new resource variable holding initial (its dtype and shape are the variable's), returned
  * as its handle (a resource value). Inside a trace, only the function's first trace may create
  * variables (GRAFT_EPRECONDITION otherwise); a value computed in that trace initializes the
- * variable on the function's first call. name may be NULL.
+ * variable on the function's first call. name may be NULL. Free *out_handle with
+ * graft_value_free (the variable itself lives in ctx until graft_context_free).
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_variable_new(graft_value **out_handle, graft_context *ctx,
                                                        const graft_value *initial, const char *name);
-/* Reads the variable (ReadVariableOp): concrete eagerly, symbolic while tracing. */
+/*
+ * Reads the variable (ReadVariableOp): concrete eagerly, symbolic while tracing. Free *out with
+ * graft_value_free.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_variable_read(graft_value **out, graft_context *ctx,
                                                         const graft_value *handle);
 /* Assigns value, adds it or subtracts it (AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp). */

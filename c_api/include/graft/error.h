@@ -43,8 +43,9 @@ enum graft_status_value {
 
 /*
  * The message of this thread's last failed call, one line without a trailing newline;
- * "" when there is none. The string belongs to Graft and stays valid until this thread's next
- * failing call or graft_error_clear(); copy it to keep it.
+ * "" when there is none. Borrowed: the string belongs to Graft (to this thread) and is valid
+ * until this thread's next failing call, graft_error_set() or graft_error_clear(), and not after
+ * the thread exits; copy it to keep it. Do not free it.
  */
 GRAFT_API const char *graft_error_last(void);
 

@@ -84,26 +84,37 @@ typedef struct graft_function_options {
 #define GRAFT_FUNCTION_OPTIONS_VERSION 1
 #define GRAFT_FUNCTION_OPTIONS_INIT {GRAFT_FUNCTION_OPTIONS_VERSION, NULL, 0, 0}
 
-/* A function named name tracing fn (user_data passed through; it must outlive the function). */
+/*
+ * A function named name tracing fn (user_data is borrowed: it must outlive the function; options
+ * and its signature are copied). Free *out with graft_function_free.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_function_new(graft_function **out, const char *name, graft_trace_fn fn,
                                                        void *user_data, const graft_function_options *options);
+/*
+ * Frees the function and its concrete functions: every graft_concrete_function pointer it gave,
+ * and the names and graphs borrowed from them, become invalid (a graph kept with
+ * graft_graph_share lives on). NULL is a harmless no-op.
+ */
 GRAFT_API void graft_function_free(graft_function *function);
 
 /*
  * Calls the function on ctx: traces on a signature miss, then runs the concrete function
  * (eagerly, or recorded as a call op when ctx is tracing another function on this thread).
- * *noutputs receives the number of outputs; outputs[0..min(capacity, *noutputs)) new handles.
- * Errors: arguments that do not fit the input signature (naming the argument), the callback's
- * own error, a failing op (named).
+ * *noutputs receives the number of outputs; outputs[0..min(capacity, *noutputs)) new handles,
+ * each freed with graft_value_free. Errors: arguments that do not fit the input signature
+ * (naming the argument), the callback's own error, a failing op (named).
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_function_call(graft_value **outputs, int capacity, int *noutputs,
                                                         graft_function *function, graft_context *ctx,
                                                         const graft_arg *args, int nargs);
-/* The concrete function for these arguments (traced if needed); borrowed from function. */
+/*
+ * The concrete function for these arguments (traced if needed); borrowed from function: valid
+ * until graft_function_free, not freed by the caller.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_function_get_concrete(graft_concrete_function **out,
                                                                 graft_function *function, graft_context *ctx,
                                                                 const graft_arg *args, int nargs);
-/* The concrete function for tensor arguments of these specs; borrowed from function. */
+/* The concrete function for tensor arguments of these specs; borrowed, as from get_concrete. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_function_get_concrete_for_specs(graft_concrete_function **out,
                                                                           graft_function *function,
                                                                           graft_context *ctx,
@@ -113,21 +124,27 @@ GRAFT_API int64_t graft_function_tracing_count(const graft_function *function);
 
 /* ---- Concrete functions ------------------------------------------------------------------ */
 
-/* The function's unique name (as in a FunctionDefLibrary). */
+/* The function's unique name (as in a FunctionDefLibrary); borrowed, valid until graft_function_free. */
 GRAFT_API const char *graft_concrete_function_name(const graft_concrete_function *f);
-/* Its traced graph (borrowed: valid while f lives, or longer with graft_graph_share; do not add ops). */
+/*
+ * Its traced graph (borrowed: valid while f lives, or longer with graft_graph_share; do not add
+ * ops). The graft_output of the accessors below borrow their ops from this graph.
+ */
 GRAFT_API graft_graph *graft_concrete_function_graph(graft_concrete_function *f);
 /* Inputs (argument Placeholders), captured inputs (their Placeholders) and outputs. */
 GRAFT_API int graft_concrete_function_num_inputs(const graft_concrete_function *f);
 GRAFT_API graft_output graft_concrete_function_input(const graft_concrete_function *f, int i);
 GRAFT_API int graft_concrete_function_num_captured(const graft_concrete_function *f);
 GRAFT_API graft_output graft_concrete_function_captured_placeholder(const graft_concrete_function *f, int i);
-/* The captured value itself (a new handle). */
+/* The captured value itself (a new handle; free *out with graft_value_free). */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_concrete_function_captured_value(graft_value **out,
                                                                            const graft_concrete_function *f, int i);
 GRAFT_API int graft_concrete_function_num_outputs(const graft_concrete_function *f);
 GRAFT_API graft_output graft_concrete_function_output(const graft_concrete_function *f, int i);
-/* Calls with one value per input (no host arguments: they were fixed at trace time). */
+/*
+ * Calls with one value per input (no host arguments: they were fixed at trace time). Outputs as
+ * graft_function_call's: new handles, each freed with graft_value_free.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_concrete_function_call(graft_value **outputs, int capacity, int *noutputs,
                                                                  graft_concrete_function *f, graft_context *ctx,
                                                                  const graft_value *const *inputs, int ninputs);
@@ -161,7 +178,8 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_host_function_unregister(const char *t
 /*
  * Runs (eager) or records (tracing) the host-function op (EagerPyFunc) calling token with
  * inputs; its outputs have dtypes tout[0..ntout). A graph holding the op keeps only the token:
- * it runs where the token is registered and fails, naming the token, elsewhere.
+ * it runs where the token is registered and fails, naming the token, elsewhere. Outputs as
+ * graft_function_call's: new handles, each freed with graft_value_free.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_host_function_call(graft_value **outputs, int capacity, int *noutputs,
                                                              graft_context *ctx, const char *token,

@@ -70,13 +70,19 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_graph_share(graft_graph **out, graft_g
  */
 GRAFT_API void graft_graph_free(graft_graph *graph);
 
-/* The number of ops, and op i in creation order (NULL when i is out of range). */
+/*
+ * The number of ops, and op i in creation order (NULL when i is out of range). The op is
+ * borrowed from the graph: valid as long as the graph lives; not freed by the caller.
+ */
 GRAFT_API int64_t graft_graph_num_ops(const graft_graph *graph);
 GRAFT_API graft_op *graft_graph_op(const graft_graph *graph, int64_t index);
 
-/* The op of this name (borrowed). GRAFT_ENOTFOUND if there is none. */
+/* The op of this name, borrowed from the graph (valid as long as it). GRAFT_ENOTFOUND if none. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_graph_op_by_name(graft_op **out, const graft_graph *graph, const char *name);
-/* The tensor "op:i" ("op" means "op:0"). GRAFT_ENOTFOUND / GRAFT_EINVAL naming what is wrong. */
+/*
+ * The tensor "op:i" ("op" means "op:0"); its op is borrowed from the graph. GRAFT_ENOTFOUND /
+ * GRAFT_EINVAL naming what is wrong.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_graph_tensor_by_name(graft_output *out, const graft_graph *graph,
                                                                const char *name);
 
@@ -104,7 +110,10 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_graph_unique_name(char **out, graft_gr
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_graph_push_name_scope(char **out_scope, graft_graph *graph, const char *name);
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_graph_pop_name_scope(graft_graph *graph);
-/* The current name scope without a trailing '/' ("" at the top). Valid until the scope changes. */
+/*
+ * The current name scope without a trailing '/' ("" at the top). Borrowed from the graph: valid
+ * until the scope changes (a push or pop of a name scope) or the graph is freed; do not free it.
+ */
 GRAFT_API const char *graft_graph_name_scope(const graft_graph *graph);
 
 /* ---- Contexts -------------------------------------------------------------------------- */

@@ -38,7 +38,9 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_graph_export_graph_def(void **out_data
 typedef struct graft_import_options graft_import_options;
 typedef struct graft_import_results graft_import_results;
 
+/* New default options; free *out with graft_import_options_free (an import does not consume them). */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_import_options_new(graft_import_options **out);
+/* Frees the options. NULL is a harmless no-op. */
 GRAFT_API void graft_import_options_free(graft_import_options *options);
 /* The name prefix (default "import"). A prefix ending in '/' is used exactly. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_import_options_set_prefix(graft_import_options *options, const char *prefix);
@@ -54,7 +56,8 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_import_options_add_return_element(graf
 
 /*
  * Imports serialized GraphDef bytes into graph. options may be NULL for the defaults.
- * out_results (may be NULL) receives the elements asked for, in the order asked.
+ * out_results (may be NULL) receives the elements asked for, in the order asked: set only on
+ * success, freed with graft_import_results_free (the ops it names are borrowed from graph).
  * GRAFT_EDATALOSS for bytes that do not parse; GRAFT_ENOTFOUND for unknown op types and
  * references to missing nodes or outputs; GRAFT_EINVAL / GRAFT_EDTYPE / GRAFT_ESHAPE for nodes
  * that do not fit their op; GRAFT_EEXISTS for duplicate node names.
@@ -63,11 +66,13 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_graph_import_graph_def(graft_import_re
                                                                  const void *data, size_t len,
                                                                  const graft_import_options *options);
 
+/* Frees the results (not the ops they name). NULL is a harmless no-op. */
 GRAFT_API void graft_import_results_free(graft_import_results *results);
 GRAFT_API int graft_import_results_num_elements(const graft_import_results *results);
 /*
  * Element index: an op (*out_op set, *out_tensor {NULL, -1}) or a tensor (*out_tensor set,
- * *out_op NULL). GRAFT_ERANGE for an index out of range.
+ * *out_op NULL). The ops are borrowed from the graph imported into: valid as long as the graph,
+ * also after graft_import_results_free. GRAFT_ERANGE for an index out of range.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_import_results_element(graft_op **out_op, graft_output *out_tensor,
                                                                  const graft_import_results *results, int index);
@@ -79,7 +84,11 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_import_results_element(graft_op **out_
  */
 GRAFT_API void graft_graph_def_versions(int32_t *out_producer, int32_t *out_min_consumer, const graft_graph *graph);
 
-/* The functions in the graph's function library (imported or traced), by name. */
+/*
+ * The functions in the graph's function library (imported or traced), by name; NULL when index
+ * is out of range. The name is borrowed from the graph: valid while the graph lives and no
+ * function is added to its library (copy it to keep it).
+ */
 GRAFT_API int graft_graph_num_functions(const graft_graph *graph);
 GRAFT_API const char *graft_graph_function_name(const graft_graph *graph, int index);
 

@@ -4,7 +4,9 @@
  * Strings that Graft makes for the caller come through a `char **out` parameter; the caller
  * frees them with graft_string_free(). Byte buffers come through `void **out` and are freed
  * with graft_buffer_free(). (Strings returned as `const char *` belong to the
- * object they came from and are not freed.)
+ * object they came from and are not freed.) Each function's comment says which applies.
+ *
+ * Thread safety: both functions may be called from any thread (on memory no other thread uses).
  */
 #ifndef GRAFT_MEMORY_H
 #define GRAFT_MEMORY_H

@@ -23,12 +23,18 @@ typedef struct graft_shape_context graft_shape_context;
 /*
  * A shape function: reads the inputs' shapes, dtypes and attributes from ctx and sets each
  * output's shape. Returns GRAFT_OK, or an error code after graft_shape_context_fail. Runs on
- * the thread that creates the op; it must not create ops itself.
+ * the thread that creates the op; it must not create ops itself. ctx is borrowed for the call:
+ * valid only until the shape function returns, on that thread.
  */
 typedef int (*graft_shape_fn)(graft_shape_context *ctx, void *user_data);
 
-/* Starts an op definition. Op names are identifiers starting with a capital letter. */
+/*
+ * Starts an op definition. Op names are identifiers starting with a capital letter. Free *out
+ * with graft_op_def_builder_free, unless it is given to graft_op_register, which consumes it.
+ * A builder belongs to one thread at a time.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_def_builder_new(graft_op_def_builder **out, const char *name);
+/* Frees a builder that was not given to graft_op_register. NULL is a harmless no-op. */
 GRAFT_API void graft_op_def_builder_free(graft_op_def_builder *builder);
 /* Arguments: "x: T", "x: float", "values: N * T", "args: Tin", "ref: Ref(T)". */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_def_builder_add_input(graft_op_def_builder *builder, const char *spec);
@@ -54,6 +60,8 @@ GRAFT_API graft_bool graft_op_is_registered(const char *name);
 
 /* ---- Shape functions' view of an op being created ------------------------------------- */
 
+/* Call these only from inside a shape function, with the ctx it was given (on its thread). */
+
 GRAFT_API int graft_shape_context_num_inputs(const graft_shape_context *ctx);
 GRAFT_API int graft_shape_context_num_outputs(const graft_shape_context *ctx);
 GRAFT_API graft_dtype graft_shape_context_input_dtype(const graft_shape_context *ctx, int index);
@@ -61,18 +69,27 @@ GRAFT_API graft_dtype graft_shape_context_output_dtype(const graft_shape_context
 /* Input index's partial shape; free it with graft_shape_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_shape_context_input_shape(graft_shape **out, const graft_shape_context *ctx,
                                                                     int index);
-/* Input index's value when it is known while building (a constant); GRAFT_ENOTFOUND otherwise. */
+/*
+ * Input index's value when it is known while building (a constant); GRAFT_ENOTFOUND otherwise.
+ * *out is a new handle sharing the constant's buffer: free it with graft_tensor_free.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_shape_context_input_value(graft_tensor **out, const graft_shape_context *ctx,
                                                                     int index);
+/* Attribute name of the op being created, copied into *out. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_shape_context_attr_int(int64_t *out, const graft_shape_context *ctx,
                                                                  const char *name);
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_shape_context_attr_type(graft_dtype *out, const graft_shape_context *ctx,
                                                                   const char *name);
+/* A shape attribute; free *out with graft_shape_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_shape_context_attr_shape(graft_shape **out, const graft_shape_context *ctx,
                                                                    const char *name);
+/* Sets output index's shape; shape is copied and stays the caller's. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_shape_context_set_output_shape(graft_shape_context *ctx, int index,
                                                                          const graft_shape *shape);
-/* Records why the op cannot be created; the shape function then returns the code it chose. */
+/*
+ * Records why the op cannot be created (message is copied); the shape function then returns the
+ * code it chose.
+ */
 GRAFT_API void graft_shape_context_fail(graft_shape_context *ctx, const char *message);
 
 /* ---- Gradients ------------------------------------------------------------------------ */

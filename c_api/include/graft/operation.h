@@ -30,10 +30,12 @@ GRAFT_BEGIN_DECL
 /*
  * Starts describing an op of type op_type. name: NULL for the op type; a name ending in '/'
  * is used exactly (less the '/'); any other name is made unique under the current name scope.
- * Free the description with graft_op_desc_free unless it is given to graft_op_desc_finish.
+ * Free the description with graft_op_desc_free unless it is given to graft_op_desc_finish,
+ * which consumes it. A description belongs to one thread at a time.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_desc_new(graft_op_desc **out, graft_graph *graph, const char *op_type,
                                                       const char *name);
+/* Frees a description that was not given to graft_op_desc_finish. NULL is a harmless no-op. */
 GRAFT_API void graft_op_desc_free(graft_op_desc *desc);
 
 /* Inputs, in the order of the op's input arguments: one tensor, or a list for list arguments. */
@@ -69,9 +71,12 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_graph_update_merge_input(graft_graph *
 
 /* ---- Ops ------------------------------------------------------------------------------- */
 
+/*
+ * The op's name, type and device ("" when it has none; canonical: "/job:ps/device:GPU:0").
+ * Borrowed from the op: valid as long as its graph (they never change); do not free them.
+ */
 GRAFT_API const char *graft_op_name(const graft_op *op);
 GRAFT_API const char *graft_op_type(const graft_op *op);
-/* The op's device ("" when it has none), canonical: "/job:ps/device:GPU:0". */
 GRAFT_API const char *graft_op_device(const graft_op *op);
 /* The op's graph (borrowed: valid while the graph lives; graft_graph_share keeps it). */
 GRAFT_API graft_graph *graft_op_graph(const graft_op *op);
@@ -80,14 +85,18 @@ GRAFT_API int64_t graft_op_id(const graft_op *op);
 GRAFT_API graft_bool graft_op_is_stateful(const graft_op *op);
 
 GRAFT_API int graft_op_num_inputs(const graft_op *op);
-/* Input i; {NULL, -1} when i is out of range. */
+/* Input i (its op borrowed from the graph); {NULL, -1} when i is out of range. */
 GRAFT_API graft_output graft_op_input(const graft_op *op, int index);
 /* The dtype input i is consumed as (a reference dtype for reference inputs). */
 GRAFT_API graft_dtype graft_op_input_dtype(const graft_op *op, int index);
 GRAFT_API int graft_op_num_outputs(const graft_op *op);
+/* Control input index (NULL when out of range): borrowed from the graph, valid as long as it. */
 GRAFT_API int graft_op_num_control_inputs(const graft_op *op);
 GRAFT_API graft_op *graft_op_control_input(const graft_op *op, int index);
-/* Ops that have this op as a control input. */
+/*
+ * Ops that have this op as a control input (NULL when index is out of range): borrowed from the
+ * graph, valid as long as it. The list grows as ops are added.
+ */
 GRAFT_API int graft_op_num_control_outputs(const graft_op *op);
 GRAFT_API graft_op *graft_op_control_output(const graft_op *op, int index);
 
@@ -96,7 +105,10 @@ GRAFT_API int graft_op_num_colocation_groups(const graft_op *op);
 /* Group index; free *out with graft_string_free. GRAFT_ERANGE for an index out of range. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_colocation_group(char **out, const graft_op *op, int index);
 
-/* Attributes, including those filled in from defaults. Names are in sorted order. */
+/*
+ * Attributes, including those filled in from defaults. Names are in sorted order; NULL when
+ * index is out of range. A name is borrowed from the op: valid as long as its graph.
+ */
 GRAFT_API int graft_op_num_attrs(const graft_op *op);
 GRAFT_API const char *graft_op_attr_name(const graft_op *op, int index);
 /* The attribute's type and, for lists, its length. GRAFT_ENOTFOUND naming the attribute. */
@@ -107,13 +119,17 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_int(int64_t *out, const gr
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_float(float *out, const graft_op *op, const char *name);
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_bool(graft_bool *out, const graft_op *op, const char *name);
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_type(graft_dtype *out, const graft_op *op, const char *name);
-/* The bytes belong to the op. */
+/*
+ * A string attribute: *out_length bytes at *out (they may hold NULs). Borrowed from the op:
+ * valid as long as its graph (attributes never change once the op exists); do not free them.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_string(const char **out, size_t *out_length,
                                                              const graft_op *op, const char *name);
+/* A shape attribute as a new shape; free *out with graft_shape_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_shape(graft_shape **out, const graft_op *op, const char *name);
 /* A new handle to the attribute's tensor (no copy of the data); free it with graft_tensor_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_tensor(graft_tensor **out, const graft_op *op, const char *name);
-/* The function's name; belongs to the op. */
+/* The function's name; borrowed from the op (belongs to it, valid as long as its graph). */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_func(const char **out, const graft_op *op, const char *name);
 /* List getters copy up to capacity elements into out; GRAFT_ERANGE if capacity is too small. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_int_list(int64_t *out, int capacity, const graft_op *op,
@@ -124,12 +140,17 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_bool_list(graft_bool *out,
                                                                 const char *name);
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_type_list(graft_dtype *out, int capacity, const graft_op *op,
                                                                 const char *name);
-/* Element index of a list attribute. */
+/*
+ * Element index of a list attribute (GRAFT_ERANGE when out of range). A string's bytes are
+ * borrowed from the op, as graft_op_get_attr_string's.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_string_list_item(const char **out, size_t *out_length,
                                                                        const graft_op *op, const char *name,
                                                                        int index);
+/* A new shape: free *out with graft_shape_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_shape_list_item(graft_shape **out, const graft_op *op,
                                                                       const char *name, int index);
+/* A new handle to the tensor (no copy of the data): free *out with graft_tensor_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_get_attr_tensor_list_item(graft_tensor **out, const graft_op *op,
                                                                        const char *name, int index);
 
@@ -143,7 +164,10 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_output_shape(graft_shape **out, graft_
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_output_set_shape(graft_output output, const graft_shape *shape);
 /* "op:index"; free it with graft_string_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_output_name(char **out, graft_output output);
-/* The ops that consume this tensor: consumer i is input *out_input_index of *out_op. */
+/*
+ * The ops that consume this tensor: consumer i is input *out_input_index of *out_op, which is
+ * borrowed from the graph (valid as long as it). The list grows as ops are added.
+ */
 GRAFT_API int graft_output_num_consumers(graft_output output);
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_output_consumer(graft_op **out_op, int *out_input_index,
                                                           graft_output output, int index);

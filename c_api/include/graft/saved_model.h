@@ -39,7 +39,7 @@ enum graft_signature_io_value { GRAFT_SIGNATURE_INPUT = 0, GRAFT_SIGNATURE_OUTPU
  * (ntags 0: {"serve"}). options may be NULL. Errors: no such directory or file
  * (GRAFT_ENOTFOUND), corrupt files (GRAFT_EDATALOSS, naming the file), no MetaGraph with those
  * tags (GRAFT_ENOTFOUND, listing the tag sets there are), an op without a kernel, a failing
- * restore or init op (naming the op).
+ * restore or init op (naming the op). Free *out with graft_saved_model_free.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_load(graft_saved_model **out, const char *dir,
                                                            const char *const *tags, int ntags,
@@ -55,34 +55,41 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_list_tags(char **out, cons
 
 /*
  * The model's graph and the session its variables live in (borrowed: valid while the model
- * lives; graft_graph_share keeps the graph longer).
+ * lives; graft_graph_share keeps the graph longer). Do not free them: graft_saved_model_free does.
  */
 GRAFT_API graft_graph *graft_saved_model_graph(graft_saved_model *model);
 GRAFT_API graft_session *graft_saved_model_session(graft_saved_model *model);
 
 /* Signatures, in name order (the init-op signature is not one of them). */
 GRAFT_API int graft_saved_model_num_signatures(const graft_saved_model *model);
-/* The i-th signature (borrowed), or NULL when i is out of range. */
+/* The i-th signature (borrowed: valid while the model lives), or NULL when i is out of range. */
 GRAFT_API const graft_signature *graft_saved_model_signature_at(const graft_saved_model *model, int i);
-/* The signature named name (borrowed); GRAFT_ENOTFOUND listing the names there are. */
+/* The signature named name (borrowed, valid while the model lives); GRAFT_ENOTFOUND otherwise. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_signature(const graft_signature **out,
                                                                 const graft_saved_model *model, const char *name);
 
+/*
+ * Strings read from a signature (its name, method name, keys and tensor names) are borrowed
+ * from the model: valid until graft_saved_model_free; do not free them.
+ */
 GRAFT_API const char *graft_signature_name(const graft_signature *signature);
-/* "tensorflow/serving/predict", "tensorflow/serving/regress", ... */
+/* "tensorflow/serving/predict", "tensorflow/serving/regress", ...; borrowed from the model. */
 GRAFT_API const char *graft_signature_method_name(const graft_signature *signature);
 /* Inputs or outputs (io: GRAFT_SIGNATURE_INPUT or _OUTPUT), in key order; -1 for a bad io. */
 GRAFT_API int graft_signature_count(const graft_signature *signature, graft_signature_io io);
-/* The key of input/output i ("x"), or NULL when out of range. */
+/* The key of input/output i ("x"), or NULL when out of range; borrowed from the model. */
 GRAFT_API const char *graft_signature_key(const graft_signature *signature, graft_signature_io io, int i);
-/* The graph tensor it stands for ("serving_default_x:0"), or NULL when out of range. */
+/* The graph tensor it stands for ("serving_default_x:0"), or NULL when out of range; borrowed. */
 GRAFT_API const char *graft_signature_tensor_name(const graft_signature *signature, graft_signature_io io, int i);
 /* Its dtype, or GRAFT_DTYPE_INVALID when out of range. */
 GRAFT_API graft_dtype graft_signature_dtype(const graft_signature *signature, graft_signature_io io, int i);
 /* Its (partial) shape as the signature declares it; a new handle freed with graft_shape_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_shape(graft_shape **out, const graft_signature *signature, graft_signature_io io,
                                                           int i);
-/* The graph tensor itself (for graft_session_run on graft_saved_model_session). */
+/*
+ * The graph tensor itself (for graft_session_run on graft_saved_model_session); its op is
+ * borrowed from the model's graph.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_tensor(graft_output *out, const graft_signature *signature, graft_signature_io io,
                                                            int i);
 
@@ -92,7 +99,8 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_tensor(graft_output *out, co
  * them, in key order). Errors name the signature and the key: an unknown key
  * (GRAFT_ENOTFOUND, listing the keys there are), a value of the wrong dtype (GRAFT_EDTYPE) or
  * shape (GRAFT_ESHAPE), a missing input the outputs need, a failing op. On error no out_values
- * are set and the model stays usable.
+ * are set and the model stays usable. The out_values are new handles: free each with
+ * graft_tensor_free.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_run(graft_tensor **out_values, graft_saved_model *model,
                                                           const char *signature, const char *const *input_keys,
@@ -104,9 +112,13 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_run(graft_tensor **out_val
 /* A signature to save: a name, a method name and tensors of the graph by key. */
 typedef struct graft_signature_def graft_signature_def;
 
-/* A new signature definition named name; method_name NULL for "tensorflow/serving/predict". */
+/*
+ * A new signature definition named name; method_name NULL for "tensorflow/serving/predict".
+ * Free *out with graft_signature_def_free (saving does not consume it).
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_def_new(graft_signature_def **out, const char *name,
                                                             const char *method_name);
+/* Frees a signature definition. NULL is a harmless no-op. */
 GRAFT_API void graft_signature_def_free(graft_signature_def *def);
 /* Adds input or output (io) key standing for tensor. GRAFT_EEXISTS for a repeated key. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_def_add(graft_signature_def *def, graft_signature_io io, const char *key,

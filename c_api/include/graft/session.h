@@ -7,12 +7,14 @@
  * (pruning, ordering, making kernels) happens once per distinct (feeds, fetches, targets) and
  * is cached; later runs only run kernels.
  *
- * Ownership: a session borrows its graph, which must outlive it (ops may still be added to the
- * graph while a session exists). Fed tensors stay the caller's; fetched tensors are new
- * handles the caller frees with graft_tensor_free.
+ * Ownership: a session keeps its graph alive (the caller may release its own reference to the
+ * graph first; ops may still be added to the graph while a session exists). Fed tensors stay
+ * the caller's; fetched tensors are new handles the caller frees with graft_tensor_free.
  *
  * Threading: graft_session_run may be called from any number of threads at once on the same
- * session (each run has its own state; variables are locked while read or written).
+ * session (each run has its own state; variables are locked while read or written); so may
+ * graft_callable_run on one callable. Making and freeing a session or callable is not
+ * concurrent with anything else on it.
  */
 #ifndef GRAFT_SESSION_H
 #define GRAFT_SESSION_H
@@ -89,14 +91,16 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_session_run(graft_tensor **out_values,
  */
 typedef struct graft_callable graft_callable;
 
+/* Makes a callable; free *out with graft_callable_free, before its session. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_session_make_callable(graft_callable **out, graft_session *session,
                                                                 const graft_output *feeds, int nfeeds,
                                                                 const graft_output *fetches, int nfetches,
                                                                 graft_op *const *targets, int ntargets);
 /*
  * Runs the callable with feed_values[i] for its feeds[i] (nfeeds must be the callable's);
- * out_values[i] receives its fetches[i] (new tensor handles). Value errors (dtype, shape) and
- * kernel errors as graft_session_run's; on error no out_values are set.
+ * out_values[i] receives its fetches[i] (new tensor handles: free each with graft_tensor_free).
+ * Value errors (dtype, shape) and kernel errors as graft_session_run's; on error no out_values
+ * are set.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_callable_run(graft_tensor **out_values, graft_callable *callable,
                                                        graft_tensor *const *feed_values, int nfeeds);

@@ -29,6 +29,7 @@ typedef struct graft_shape graft_shape;
  * Makes a shape of rank ndims with the given dimensions. ndims == GRAFT_UNKNOWN_RANK makes the
  * fully unknown shape (dims is ignored). dims == NULL with ndims >= 0 makes a shape of that
  * rank whose dimensions are all unknown. GRAFT_EINVAL for ndims < -1 or a dimension < -1.
+ * Free *out with graft_shape_free.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_shape_new(graft_shape **out, const int64_t *dims, int ndims);
 
@@ -62,34 +63,40 @@ GRAFT_API graft_bool graft_shape_is_compatible_with(const graft_shape *a, const 
 /* 1 if a and b are the same partial shape (same rank, same dimensions, unknowns alike). */
 GRAFT_API graft_bool graft_shape_equal(const graft_shape *a, const graft_shape *b);
 
-/* The most specific shape represented by both a and b. GRAFT_ESHAPE if they are not compatible. */
+/*
+ * The most specific shape represented by both a and b. GRAFT_ESHAPE if they are not compatible.
+ * Free *out with graft_shape_free.
+ */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_shape_merge(graft_shape **out, const graft_shape *a, const graft_shape *b);
 
 /*
  * The dimensions of a followed by those of b. If either has an unknown rank the result has
- * an unknown rank.
+ * an unknown rank. Free *out with graft_shape_free.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_shape_concatenate(graft_shape **out, const graft_shape *a, const graft_shape *b);
 
 /*
  * A shape at least as specific as shape with the given rank (an unknown rank becomes that
- * many unknown dimensions). GRAFT_ESHAPE if shape has another known rank.
+ * many unknown dimensions). GRAFT_ESHAPE if shape has another known rank. Free *out with
+ * graft_shape_free.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_shape_with_rank(graft_shape **out, const graft_shape *shape, int rank);
-/* As graft_shape_with_rank, for a rank of at least / at most the given one. */
+/* As graft_shape_with_rank, for a rank of at least / at most the given one; graft_shape_free *out. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_shape_with_rank_at_least(graft_shape **out, const graft_shape *shape, int rank);
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_shape_with_rank_at_most(graft_shape **out, const graft_shape *shape, int rank);
 
 /*
  * The most specific shape that represents every shape a or b represents: unknown rank if the
  * ranks differ, otherwise each dimension where a and b agree and unknown where they do not.
- * (This is how a traced function relaxes its signature to serve two shapes.)
+ * (This is how a traced function relaxes its signature to serve two shapes.) Free *out with
+ * graft_shape_free.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_shape_most_specific_compatible(graft_shape **out, const graft_shape *a, const graft_shape *b);
 
 /*
  * The shape as text, as TensorFlow prints it: "(2, None)", "()", "(5,)" and "<unknown>".
- * The string belongs to the shape and lives as long as it.
+ * Borrowed: the string belongs to the shape and is valid until graft_shape_free (a static
+ * "<null>" for NULL). Do not free it.
  */
 GRAFT_API const char *graft_shape_string(const graft_shape *shape);
 

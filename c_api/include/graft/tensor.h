@@ -43,6 +43,7 @@ typedef void (*graft_deallocator)(void *data, size_t len, void *user_data);
  * scalar). With data, copies len bytes from it, and len must be the tensor's byte size; with
  * data NULL (and len 0) the elements are zero. String, resource, variant and reference dtypes
  * cannot be made this way (GRAFT_EDTYPE): use graft_tensor_new_strings() for strings.
+ * Free *out with graft_tensor_free. Thread-safe.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_new(graft_tensor **out, graft_dtype dtype,
                                                      const int64_t *dims, int ndims,
@@ -52,7 +53,8 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_new(graft_tensor **out, graft_d
  * Makes a tensor over caller memory without copying it (see "Memory" above). On success Graft
  * owns the buffer and calls deallocator(data, len, deallocator_user_data) exactly once when it is
  * done with it (deallocator may be NULL when nothing needs doing). On failure the buffer stays
- * the caller's and the deallocator is not called.
+ * the caller's and the deallocator is not called. Free *out with graft_tensor_free (the
+ * deallocator runs when the buffer's last user, this handle or a graph or run, lets go).
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_new_borrowed(graft_tensor **out, graft_dtype dtype,
                                                               const int64_t *dims, int ndims,
@@ -63,7 +65,7 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_new_borrowed(graft_tensor **out
 /*
  * Makes a string tensor of shape dims from count strings, copied, in row-major order; count
  * must equal the number of elements. lengths[i] is the byte length of strings[i]; with
- * lengths NULL every string is NUL-terminated.
+ * lengths NULL every string is NUL-terminated. Free *out with graft_tensor_free. Thread-safe.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_new_strings(graft_tensor **out, const int64_t *dims, int ndims,
                                                              const char *const *strings,
@@ -91,7 +93,10 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_from_host(graft_tensor **out, g
                                                            const void *elements, const int64_t *dims, int ndims,
                                                            graft_dtype dtype);
 
-/* Lets go of a tensor handle. NULL is a harmless no-op. */
+/*
+ * Lets go of a tensor handle (the buffer goes when its last user lets go). NULL is a harmless
+ * no-op. Thread-safe, as long as no other thread is using this same handle.
+ */
 GRAFT_API void graft_tensor_free(graft_tensor *tensor);
 
 /* The dtype; GRAFT_DTYPE_INVALID for NULL. */
@@ -103,7 +108,7 @@ GRAFT_API int graft_tensor_rank(const graft_tensor *tensor);
 /* The size of dimension index, or -1 when index is not in [0, rank). */
 GRAFT_API int64_t graft_tensor_dim(const graft_tensor *tensor, int index);
 
-/* The shape as a new graft_shape (the caller frees it). */
+/* The shape as a new graft_shape; free *out with graft_shape_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_shape(graft_shape **out, const graft_tensor *tensor);
 
 /* The number of elements (1 for a scalar); 0 for NULL. */
@@ -115,21 +120,25 @@ GRAFT_API int64_t graft_tensor_num_elements(const graft_tensor *tensor);
  */
 GRAFT_API size_t graft_tensor_byte_size(const graft_tensor *tensor);
 
-/* The element buffer (row-major); NULL for string tensors and may be NULL for empty tensors. */
+/*
+ * The element buffer (row-major); NULL for string tensors and may be NULL for empty tensors.
+ * Borrowed from the tensor: valid while this handle lives (until graft_tensor_free); do not free it.
+ */
 GRAFT_API void *graft_tensor_data(const graft_tensor *tensor);
 
 /*
  * Element index (row-major, 0 <= index < num_elements) of a string tensor: *out points to its
- * bytes, owned by the tensor, and *out_len is their number. GRAFT_EDTYPE for a tensor that
- * does not hold strings, GRAFT_ERANGE for an index out of range.
+ * bytes, borrowed from the tensor (valid until graft_tensor_free; the bytes may hold NULs, so
+ * use *out_len), and *out_len is their number. GRAFT_EDTYPE for a tensor that does not hold
+ * strings, GRAFT_ERANGE for an index out of range.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_string(const char **out, size_t *out_len,
                                                         const graft_tensor *tensor, int64_t index);
 
-/* A new handle to the same buffer (no copy); both handles must be freed. */
+/* A new handle to the same buffer (no copy); both handles must be freed with graft_tensor_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_share(graft_tensor **out, const graft_tensor *tensor);
 
-/* A new tensor with a copy of the elements of tensor. */
+/* A new tensor with a copy of the elements of tensor; free *out with graft_tensor_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_copy(graft_tensor **out, const graft_tensor *tensor);
 
 GRAFT_END_DECL

@@ -22,7 +22,7 @@
 
 GRAFT_BEGIN_DECL
 
-/* The loaded library's version as "MAJOR.MINOR.PATCH". A static string; do not free. */
+/* The loaded library's version as "MAJOR.MINOR.PATCH". A static string: valid forever; do not free. */
 GRAFT_API const char *graft_version(void);
 
 /* The loaded library's version as MAJOR * 10000 + MINOR * 100 + PATCH. */
