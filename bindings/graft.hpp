@@ -789,6 +789,28 @@ class Graph {
 
 inline Graph Operation::graph() const { return Graph(g_); }
 
+#ifdef SWIG
+/* SWIG sees the setters declared in each class that inherits them (OpBuilder, OpCall), so that
+ * every language gets them as that class's own methods (Java's fluent setters return it). */
+#define GRAFT_ATTR_SETTERS                                                       \
+  void set_attr_int(const std::string &n, int64_t v);                            \
+  void set_attr_float(const std::string &n, double v);                           \
+  void set_attr_bool(const std::string &n, bool v);                              \
+  void set_attr_dtype(const std::string &n, int v);                              \
+  void set_attr_string(const std::string &n, const std::string &v);              \
+  void set_attr_shape(const std::string &n, const Shape &v);                     \
+  void set_attr_tensor(const std::string &n, const Tensor &v);                   \
+  void set_attr_func(const std::string &n, const std::string &v);                \
+  void set_attr_int_list(const std::string &n, const std::vector<int64_t> &v);   \
+  void set_attr_float_list(const std::string &n, const std::vector<double> &v);  \
+  void set_attr_bool_list(const std::string &n, const std::vector<bool> &v);     \
+  void set_attr_dtype_list(const std::string &n, const std::vector<int> &v);     \
+  void set_attr_string_list(const std::string &n, const std::vector<std::string> &v); \
+  void set_attr_shape_list(const std::string &n, const std::vector<Shape> &v);   \
+  void set_attr_tensor_list(const std::string &n, const std::vector<Tensor> &v); \
+  void set_attr_func_list(const std::string &n, const std::vector<std::string> &v); \
+  int attr_declared_type(const std::string &n);
+#else
 /*
  * The attr setters of an op being made (OpBuilder and OpCall), shared by every language. A
  * binding passes a host value by its kind (an integer, a float, a string, a list of integers
@@ -983,12 +1005,24 @@ class AttrSetter {
   std::string op_type_;
 };
 
+#endif  // SWIG
+
 /* Builds one op of a graph (graft_op_desc). */
-class OpBuilder : public AttrSetter {
+class OpBuilder
+#ifndef SWIG
+    : public AttrSetter
+#endif
+{
  public:
+#ifdef SWIG
+  GRAFT_ATTR_SETTERS
+#endif
   /* name "" for the op type. */
   OpBuilder(Graph &graph, const std::string &op_type, const std::string &name)
-      : AttrSetter(op_type), g_(graph.ref()) {
+#ifndef SWIG
+      : AttrSetter(op_type), g_(graph.ref())
+#endif
+  {
     detail::check(graft_op_desc_new(&desc_, graph.c(), op_type.c_str(), name.empty() ? nullptr : name.c_str()));
   }
   ~OpBuilder() { graft_op_desc_free(desc_); }
@@ -1012,7 +1046,9 @@ class OpBuilder : public AttrSetter {
   }
 
  protected:
+#ifndef SWIG
   graft_attrs *attrs() const override { return graft_op_desc_attrs(d()); }
+#endif
 
  private:
   graft_op_desc *d() const {

@@ -352,13 +352,22 @@ class Context {
 };
 
 /* One op run eagerly (or recorded while tracing) on a context. */
-class OpCall : public AttrSetter {
+class OpCall
+#ifndef SWIG
+    : public AttrSetter
+#endif
+{
  public:
+#ifdef SWIG
+  GRAFT_ATTR_SETTERS
+  OpCall(Context &ctx, const std::string &op_type);
+#else
   OpCall(Context &ctx, const std::string &op_type) : AttrSetter(op_type), ctx_(ctx.ref()) {
     graft_op_call *call = nullptr;
     detail::check(graft_op_call_new(&call, ctx.c(), op_type.c_str()));
     call_.reset(call, graft_op_call_free);
   }
+#endif
   void add_input(const Value &v) {
     detail::check(graft_op_call_add_input(c(), v.get()));
     keep_.push_back(v);
@@ -376,7 +385,9 @@ class OpCall : public AttrSetter {
   }
 
  protected:
+#ifndef SWIG
   graft_attrs *attrs() const override { return graft_op_call_attrs(c()); }
+#endif
 
  private:
   graft_op_call *c() const { return call_.get(); }

@@ -372,6 +372,10 @@ GRAFT_JAVA_LIST(std::vector<graft::Output>, java.util.List<Output>, OutputVector
 
 /* ---- Fluent builders: OpBuilder, OpCall and ArgList setters return this -------------------- */
 
+/* The attr setters are graft.hpp's AttrSetter, which OpBuilder and OpCall inherit; SWIG sees them
+ * declared in each of the two classes (graft.hpp's GRAFT_ATTR_SETTERS), so each proxy has every
+ * setter as its own method and GRAFT_JAVA_FLUENT_ATTRS makes it return that proxy. */
+
 %define GRAFT_JAVA_FLUENT(CLASS, JCLASS, METHOD)
 %typemap(jstype) void CLASS::METHOD "JCLASS"
 %typemap(javaout) void CLASS::METHOD {
@@ -392,14 +396,16 @@ GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_tensor)
 GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_func)
 GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_int_list)
 GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_dtype_list)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_float_list)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_bool_list)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_string_list)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_shape_list)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_tensor_list)
+GRAFT_JAVA_FLUENT(CLASS, JCLASS, set_attr_func_list)
 %enddef
 GRAFT_JAVA_FLUENT_ATTRS(graft::OpBuilder, OpBuilder)
 GRAFT_JAVA_FLUENT(graft::OpBuilder, OpBuilder, add_control_input)
 GRAFT_JAVA_FLUENT(graft::OpBuilder, OpBuilder, set_device)
-GRAFT_JAVA_FLUENT(graft::OpBuilder, OpBuilder, set_attr_float_list)
-GRAFT_JAVA_FLUENT(graft::OpBuilder, OpBuilder, set_attr_bool_list)
-GRAFT_JAVA_FLUENT(graft::OpBuilder, OpBuilder, set_attr_string_list)
-GRAFT_JAVA_FLUENT(graft::OpBuilder, OpBuilder, set_attr_shape_list)
 GRAFT_JAVA_FLUENT_ATTRS(graft::OpCall, OpCall)
 GRAFT_JAVA_FLUENT(graft::OpCall, OpCall, set_name)
 GRAFT_JAVA_FLUENT(graft::ArgList, ArgList, add_value)

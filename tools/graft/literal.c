@@ -3,8 +3,9 @@
  *
  * The text is parsed into a flat list of elements (each a bool, an integer kept as sign and
  * magnitude, a double, a complex or a byte string) while the nesting is checked to be
- * rectangular; then the dtype is chosen and every element is converted to it, checking that
- * it fits.
+ * rectangular; then the elements are sorted into one kind of host value (integers, doubles,
+ * bools or strings) and graft_tensor_from_host, the C API's one rule for host data, makes the
+ * tensor: it infers the dtype (or takes the one given) and checks that every element fits.
  */
 #include "literal.h"
 
@@ -15,8 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "minifloat.h"
 
 /* How much of a piece of the literal a message shows. */
 #define SHOWN_CHARS 40
@@ -335,47 +334,7 @@ static int parse_value(parser *p, int depth) {
   return status;
 }
 
-/* ---- Dtypes ------------------------------------------------------------------------------ */
-
-/* The dtype NumPy would choose for the elements. */
-static int infer_dtype(parser *p, graft_dtype *out) {
-  int has_string = 0, has_number = 0, has_complex = 0, has_float = 0, has_int = 0, needs_uint64 = 0,
-      has_negative = 0;
-  const elem *first_string = NULL, *first_number = NULL;
-  for (size_t i = 0; i < p->count; ++i) {
-    const elem *e = &p->elems[i];
-    if (e->kind == ELEM_STRING) {
-      has_string = 1;
-      if (first_string == NULL) first_string = e;
-      continue;
-    }
-    has_number = 1;
-    if (first_number == NULL) first_number = e;
-    if (e->kind == ELEM_COMPLEX) has_complex = 1;
-    if (e->kind == ELEM_FLOAT) has_float = 1;
-    if (e->kind == ELEM_INT) {
-      has_int = 1;
-      if (e->negative) has_negative = 1;
-      if (!e->negative && e->magnitude > (uint64_t)INT64_MAX) needs_uint64 = 1;
-    }
-  }
-  if (has_string && has_number)
-    return fail(p, "strings and numbers are mixed (" ELEM_FMT " and " ELEM_FMT ")", ELEM_ARGS(p, first_string),
-                ELEM_ARGS(p, first_number));
-  if (p->count == 0)
-    *out = GRAFT_FLOAT64;
-  else if (has_string)
-    *out = GRAFT_STRING;
-  else if (has_complex)
-    *out = GRAFT_COMPLEX128;
-  else if (has_float)
-    *out = GRAFT_FLOAT64;
-  else if (has_int)
-    *out = needs_uint64 && !has_negative ? GRAFT_UINT64 : GRAFT_INT64;
-  else
-    *out = GRAFT_BOOL;
-  return 0;
-}
+/* ---- The tensor ------------------------------------------------------------------------- */
 
 static int does_not_fit(parser *p, const elem *e, graft_dtype dtype) {
   if (dtype == GRAFT_STRING)
@@ -383,108 +342,233 @@ static int does_not_fit(parser *p, const elem *e, graft_dtype dtype) {
   return fail(p, ELEM_FMT " does not fit %s", ELEM_ARGS(p, e), graft_dtype_name(dtype));
 }
 
-/* A real number from a bool, an integer or a float element. */
-static int real_value(parser *p, const elem *e, graft_dtype dtype, double *out) {
-  switch (e->kind) {
-    case ELEM_BOOL: *out = (double)e->magnitude; return 0;
-    case ELEM_INT: *out = e->negative ? -(double)e->magnitude : (double)e->magnitude; return 0;
-    case ELEM_FLOAT: *out = e->re; return 0;
-    default: return does_not_fit(p, e, dtype);
+static int is_complex_dtype(graft_dtype dtype) { return dtype == GRAFT_COMPLEX64 || dtype == GRAFT_COMPLEX128; }
+
+/* The elements in one kind of host value for graft_tensor_from_host (the C API's one rule for
+ * the dtype and for what fits it); the host values are filled in by host_values. */
+typedef struct {
+  graft_host_kind kind;
+  int64_t *ints;
+  double *doubles;
+  graft_bool *bools;
+  const char **strings;
+} host_values;
+
+static void host_values_free(host_values *h) {
+  free(h->ints);
+  free(h->doubles);
+  free(h->bools);
+  free(h->strings);
+}
+
+/* A pointer to element i of the host values. */
+static const void *host_element(const host_values *h, size_t i) {
+  switch (h->kind) {
+    case GRAFT_HOST_INT64: return h->ints + i;
+    case GRAFT_HOST_DOUBLE: return h->doubles + i;
+    case GRAFT_HOST_BOOL: return h->bools + i;
+    default: return h->strings + i;
   }
 }
 
-/* Stores d as a float of dtype at dst, failing when a finite d overflows it. */
-static int store_float(parser *p, const elem *e, graft_dtype dtype, double d, unsigned char *dst) {
-  switch (dtype) {
-    case GRAFT_FLOAT64:
-      memcpy(dst, &d, sizeof d);
-      return 0;
-    case GRAFT_FLOAT32: {
-      float f = (float)d;
-      if (isinf(f) && !isinf(d)) return does_not_fit(p, e, dtype);
-      memcpy(dst, &f, sizeof f);
-      return 0;
-    }
-    default: { /* float16, bfloat16 */
-      int exp_bits = dtype == GRAFT_FLOAT16 ? MINIFLOAT_F16_EXP : MINIFLOAT_BF16_EXP;
-      int man_bits = dtype == GRAFT_FLOAT16 ? MINIFLOAT_F16_MAN : MINIFLOAT_BF16_MAN;
-      uint16_t bits = minifloat_from_double(d, exp_bits, man_bits);
-      if (minifloat_is_inf(bits, exp_bits, man_bits) && !isinf(d)) return does_not_fit(p, e, dtype);
-      memcpy(dst, &bits, sizeof bits);
-      return 0;
+/*
+ * Sorts the elements into one host kind: strings -> GRAFT_HOST_STRING, bools ->
+ * GRAFT_HOST_BOOL, integers -> GRAFT_HOST_INT64, integers and floats -> GRAFT_HOST_DOUBLE ("[]"
+ * counts as floats). Strings do not mix with numbers, nor bools with numbers.
+ */
+static int to_host(parser *p, host_values *h) {
+  const elem *first_string = NULL, *first_bool = NULL, *first_number = NULL;
+  int has_float = 0;
+  for (size_t i = 0; i < p->count; ++i) {
+    const elem *e = &p->elems[i];
+    if (e->kind == ELEM_STRING) {
+      if (first_string == NULL) first_string = e;
+    } else if (e->kind == ELEM_BOOL) {
+      if (first_bool == NULL) first_bool = e;
+    } else {
+      if (first_number == NULL) first_number = e;
+      if (e->kind == ELEM_FLOAT) has_float = 1;
     }
   }
-}
-
-/* Stores an integer element (or a bool, or an integral float) as dtype at dst, range-checked. */
-static int store_int(parser *p, const elem *e, graft_dtype dtype, unsigned char *dst) {
-  int negative = 0;
-  uint64_t magnitude = 0;
-  if (e->kind == ELEM_BOOL || e->kind == ELEM_INT) {
-    negative = e->negative;
-    magnitude = e->magnitude;
-  } else if (e->kind == ELEM_FLOAT) {
-    double d = e->re;
-    if (!isfinite(d)) return does_not_fit(p, e, dtype);
-    negative = d < 0;
-    double a = negative ? -d : d;
-    if (a >= 18446744073709551616.0) return does_not_fit(p, e, dtype);
-    magnitude = (uint64_t)a;
-    if ((double)magnitude != a) return does_not_fit(p, e, dtype);
-    if (magnitude == 0) negative = 0;
+  if (first_string != NULL && (first_number != NULL || first_bool != NULL)) {
+    const elem *other = first_number != NULL ? first_number : first_bool;
+    return fail(p, "strings and %s are mixed (" ELEM_FMT " and " ELEM_FMT ")", first_number != NULL ? "numbers" : "bools",
+                ELEM_ARGS(p, first_string), ELEM_ARGS(p, other));
+  }
+  if (first_bool != NULL && first_number != NULL)
+    return fail(p, "bools and numbers are mixed (" ELEM_FMT " and " ELEM_FMT ")", ELEM_ARGS(p, first_bool),
+                ELEM_ARGS(p, first_number));
+  size_t n = p->count + 1; /* never 0 bytes */
+  if (first_string != NULL) {
+    h->kind = GRAFT_HOST_STRING;
+    h->strings = malloc(n * sizeof *h->strings);
+  } else if (first_bool != NULL) {
+    h->kind = GRAFT_HOST_BOOL;
+    h->bools = malloc(n * sizeof *h->bools);
+  } else if (has_float || p->count == 0) {
+    h->kind = GRAFT_HOST_DOUBLE;
+    h->doubles = malloc(n * sizeof *h->doubles);
   } else {
-    return does_not_fit(p, e, dtype);
+    h->kind = GRAFT_HOST_INT64;
+    h->ints = malloc(n * sizeof *h->ints);
   }
-  int64_t min = 0;
-  uint64_t max = 0;
-  if (graft_dtype_int_min(&min, dtype) != GRAFT_OK || graft_dtype_int_max(&max, dtype) != GRAFT_OK)
-    return fail(p, "cannot make a %s literal", graft_dtype_name(dtype));
-  uint64_t limit = negative ? (uint64_t)(-(min + 1)) + 1u : max; /* the largest magnitude allowed */
-  if (magnitude > limit) return does_not_fit(p, e, dtype);
-  /* Two's complement of the value, truncated to the element size (little or big endian alike). */
-  uint64_t bits = negative ? (uint64_t)0 - magnitude : magnitude;
-  switch (graft_dtype_size(dtype)) {
-    case 1: { uint8_t v = (uint8_t)bits; memcpy(dst, &v, 1); break; }
-    case 2: { uint16_t v = (uint16_t)bits; memcpy(dst, &v, 2); break; }
-    case 4: { uint32_t v = (uint32_t)bits; memcpy(dst, &v, 4); break; }
-    default: memcpy(dst, &bits, 8); break;
+  if (h->strings == NULL && h->bools == NULL && h->doubles == NULL && h->ints == NULL) return fail(p, "out of memory");
+  for (size_t i = 0; i < p->count; ++i) {
+    const elem *e = &p->elems[i];
+    switch (h->kind) {
+      case GRAFT_HOST_STRING: h->strings[i] = e->bytes; break;
+      case GRAFT_HOST_BOOL: h->bools[i] = (graft_bool)e->magnitude; break;
+      case GRAFT_HOST_INT64:
+        /* -2^63 .. 2^63-1; larger magnitudes are made by make_uint64 (uint64) or refused */
+        h->ints[i] = e->negative ? (int64_t)(0 - e->magnitude) : (int64_t)e->magnitude;
+        break;
+      default:
+        h->doubles[i] = e->kind == ELEM_FLOAT ? e->re : e->negative ? -(double)e->magnitude : (double)e->magnitude;
+        break;
+    }
   }
   return 0;
 }
 
-static int store_elem(parser *p, const elem *e, graft_dtype dtype, unsigned char *dst) {
-  switch (dtype) {
-    case GRAFT_BOOL:
-      if (e->kind == ELEM_BOOL || (e->kind == ELEM_INT && e->magnitude <= 1 && !e->negative)) {
-        *dst = (unsigned char)e->magnitude;
-        return 0;
-      }
-      return does_not_fit(p, e, dtype);
-    case GRAFT_INT8: case GRAFT_INT16: case GRAFT_INT32: case GRAFT_INT64:
-    case GRAFT_UINT8: case GRAFT_UINT16: case GRAFT_UINT32: case GRAFT_UINT64:
-      return store_int(p, e, dtype, dst);
-    case GRAFT_FLOAT16: case GRAFT_BFLOAT16: case GRAFT_FLOAT32: case GRAFT_FLOAT64: {
-      double d;
-      if (real_value(p, e, dtype, &d) != 0) return -1;
-      return store_float(p, e, dtype, d, dst);
+/* Whether an integer element is beyond int64, which GRAFT_HOST_INT64 cannot carry. */
+static int beyond_int64(const elem *e) {
+  return e->kind == ELEM_INT && e->magnitude > (e->negative ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX);
+}
+
+/* A uint64 tensor of integers some of which are beyond int64 (so not host int64 values). */
+static int make_uint64(parser *p, graft_tensor **out) {
+  uint64_t *data = malloc((p->count + 1) * sizeof *data);
+  if (data == NULL) return fail(p, "out of memory");
+  for (size_t i = 0; i < p->count; ++i) {
+    const elem *e = &p->elems[i];
+    if (e->kind != ELEM_INT || (e->negative && e->magnitude != 0)) {
+      free(data);
+      return does_not_fit(p, e, GRAFT_UINT64);
     }
-    case GRAFT_COMPLEX64: case GRAFT_COMPLEX128: {
-      double re = 0.0, im = 0.0;
-      if (e->kind == ELEM_COMPLEX) {
-        re = e->re;
-        im = e->im;
-      } else if (real_value(p, e, dtype, &re) != 0) {
-        return -1;
-      }
-      graft_dtype part = dtype == GRAFT_COMPLEX64 ? GRAFT_FLOAT32 : GRAFT_FLOAT64;
-      size_t half = graft_dtype_size(part);
-      if (store_float(p, e, part, re, dst) != 0 || store_float(p, e, part, im, dst + half) != 0)
-        return does_not_fit(p, e, dtype);
-      return 0;
-    }
-    default:
-      return fail(p, "cannot make a %s tensor from a literal", graft_dtype_name(dtype));
+    data[i] = e->magnitude;
   }
+  int status = graft_tensor_new(out, GRAFT_UINT64, p->dims, p->rank, data, p->count * sizeof *data);
+  free(data);
+  return status == GRAFT_OK ? 0 : fail(p, "%s", graft_error_last());
+}
+
+/* Stores d as a float of dtype (float32 or float64) at dst, failing when a finite d overflows. */
+static int store_part(parser *p, const elem *e, graft_dtype complex_dtype, double d, unsigned char *dst) {
+  if (complex_dtype == GRAFT_COMPLEX128) {
+    memcpy(dst, &d, sizeof d);
+    return 0;
+  }
+  float f = (float)d;
+  if (isinf(f) && !isinf(d)) return does_not_fit(p, e, complex_dtype);
+  memcpy(dst, &f, sizeof f);
+  return 0;
+}
+
+/* A complex tensor (complex64 or complex128): the host kinds have no complex numbers. */
+static int make_complex(parser *p, graft_tensor **out, graft_dtype dtype) {
+  size_t half = dtype == GRAFT_COMPLEX64 ? sizeof(float) : sizeof(double);
+  unsigned char *data = malloc((p->count + 1) * 2 * half);
+  if (data == NULL) return fail(p, "out of memory");
+  for (size_t i = 0; i < p->count; ++i) {
+    const elem *e = &p->elems[i];
+    double re = 0.0, im = 0.0;
+    switch (e->kind) {
+      case ELEM_COMPLEX: re = e->re; im = e->im; break;
+      case ELEM_FLOAT: re = e->re; break;
+      case ELEM_INT: re = e->negative ? -(double)e->magnitude : (double)e->magnitude; break;
+      default: free(data); return does_not_fit(p, e, dtype);
+    }
+    unsigned char *dst = data + i * 2 * half;
+    if (store_part(p, e, dtype, re, dst) != 0 || store_part(p, e, dtype, im, dst + half) != 0) {
+      free(data);
+      return -1;
+    }
+  }
+  int status = graft_tensor_new(out, dtype, p->dims, p->rank, data, p->count * 2 * half);
+  free(data);
+  return status == GRAFT_OK ? 0 : fail(p, "%s", graft_error_last());
+}
+
+/* A string tensor of byte strings some of which hold a NUL byte (GRAFT_HOST_STRING's strings
+ * are NUL-terminated). */
+static int make_byte_strings(parser *p, graft_tensor **out) {
+  const char **strings = malloc((p->count + 1) * sizeof *strings);
+  size_t *lengths = malloc((p->count + 1) * sizeof *lengths);
+  int status = -1;
+  if (strings == NULL || lengths == NULL) {
+    status = fail(p, "out of memory");
+  } else {
+    for (size_t i = 0; i < p->count; ++i) {
+      strings[i] = p->elems[i].bytes;
+      lengths[i] = p->elems[i].len;
+    }
+    if (graft_tensor_new_strings(out, p->dims, p->rank, strings, lengths, p->count) == GRAFT_OK)
+      status = 0;
+    else
+      status = fail(p, "%s", graft_error_last());
+  }
+  free(strings);
+  free(lengths);
+  return status;
+}
+
+/*
+ * The tensor of the elements, of dtype (GRAFT_DTYPE_INVALID: inferred). graft_tensor_from_host
+ * decides the dtype and what fits it; when an element does not, the message names it (found by
+ * converting the elements one by one, by the same rule). What the host kinds cannot carry is
+ * made here: complex numbers, integers beyond int64 (as uint64) and strings holding NUL bytes.
+ */
+static int make_tensor(parser *p, graft_tensor **out, graft_dtype dtype) {
+  int has_complex = 0, has_nul = 0;
+  const elem *big = NULL;
+  for (size_t i = 0; i < p->count; ++i) {
+    const elem *e = &p->elems[i];
+    if (e->kind == ELEM_COMPLEX) has_complex = 1;
+    if (e->kind == ELEM_STRING && memchr(e->bytes, '\0', e->len) != NULL) has_nul = 1;
+    if (big == NULL && beyond_int64(e)) big = e;
+  }
+  host_values h;
+  memset(&h, 0, sizeof h);
+  if (to_host(p, &h) != 0) {
+    host_values_free(&h);
+    return -1;
+  }
+  int status = 0;
+  if (is_complex_dtype(dtype) || (has_complex && dtype == GRAFT_DTYPE_INVALID)) {
+    status = make_complex(p, out, dtype == GRAFT_DTYPE_INVALID ? GRAFT_COMPLEX128 : dtype);
+  } else if (has_complex) {
+    for (size_t i = 0; i < p->count && status == 0; ++i)
+      if (p->elems[i].kind == ELEM_COMPLEX) status = does_not_fit(p, &p->elems[i], dtype);
+  } else if (big != NULL && h.kind == GRAFT_HOST_INT64) {
+    if (dtype == GRAFT_UINT64)
+      status = make_uint64(p, out);
+    else if (dtype == GRAFT_DTYPE_INVALID)
+      status = fail(p, ELEM_FMT " does not fit int64 (give ':uint64' for integers up to 2^64-1)", ELEM_ARGS(p, big));
+    else
+      status = does_not_fit(p, big, dtype);
+  } else if (has_nul && (dtype == GRAFT_STRING || dtype == GRAFT_DTYPE_INVALID)) {
+    status = make_byte_strings(p, out);
+  } else if (graft_tensor_from_host(out, h.kind, host_element(&h, 0), p->dims, p->rank, dtype) != GRAFT_OK) {
+    char why[256];
+    snprintf(why, sizeof why, "%s", graft_error_last());
+    status = fail(p, "%s", why);
+    for (size_t i = 0; i < p->count; ++i) {
+      graft_tensor *one = NULL;
+      if (graft_tensor_from_host(&one, h.kind, host_element(&h, i), NULL, 0, dtype) != GRAFT_OK) {
+        const elem *e = &p->elems[i];
+        if (dtype == GRAFT_DTYPE_INVALID && h.kind == GRAFT_HOST_DOUBLE)
+          status = fail(p, ELEM_FMT " does not fit float32, the dtype of floats (give ':float64')", ELEM_ARGS(p, e));
+        else if (dtype == GRAFT_DTYPE_INVALID)
+          status = fail(p, ELEM_FMT ": %s", ELEM_ARGS(p, e), why);
+        else
+          status = does_not_fit(p, e, dtype);
+        break;
+      }
+      graft_tensor_free(one);
+    }
+  }
+  host_values_free(&h);
+  return status;
 }
 
 static int literal_dtype_ok(graft_dtype dtype) {
@@ -498,50 +582,6 @@ static int literal_dtype_ok(graft_dtype dtype) {
     default:
       return 0;
   }
-}
-
-/* ---- The tensor -------------------------------------------------------------------------- */
-
-static int make_tensor(parser *p, graft_tensor **out, graft_dtype dtype) {
-  const int64_t *dims = p->dims;
-  int status;
-  if (dtype == GRAFT_STRING) {
-    const char **strings = malloc((p->count + 1) * sizeof *strings);
-    size_t *lengths = malloc((p->count + 1) * sizeof *lengths);
-    if (strings == NULL || lengths == NULL) {
-      free(strings);
-      free(lengths);
-      return fail(p, "out of memory");
-    }
-    for (size_t i = 0; i < p->count; ++i) {
-      const elem *e = &p->elems[i];
-      if (e->kind != ELEM_STRING) {
-        free(strings);
-        free(lengths);
-        return does_not_fit(p, e, dtype);
-      }
-      strings[i] = e->bytes;
-      lengths[i] = e->len;
-    }
-    status = graft_tensor_new_strings(out, dims, p->rank, strings, lengths, p->count);
-    free(strings);
-    free(lengths);
-  } else {
-    size_t size = graft_dtype_size(dtype);
-    if (p->count > 0 && size > ((size_t)-1) / p->count) return fail(p, "the value is too large");
-    unsigned char *data = p->count > 0 ? malloc(p->count * size) : NULL;
-    if (p->count > 0 && data == NULL) return fail(p, "out of memory");
-    for (size_t i = 0; i < p->count; ++i) {
-      if (store_elem(p, &p->elems[i], dtype, data + i * size) != 0) {
-        free(data);
-        return -1;
-      }
-    }
-    status = graft_tensor_new(out, dtype, dims, p->rank, data, p->count * size);
-    free(data);
-  }
-  if (status != GRAFT_OK) return fail(p, "%s", graft_error_last());
-  return 0;
 }
 
 /*
@@ -606,7 +646,6 @@ int literal_parse(graft_tensor **out, const char *text, graft_dtype default_dtyp
     if (!literal_dtype_ok(dtype))
       status = fail(&p, "cannot make a %s tensor from a literal", graft_dtype_name(dtype));
   }
-  if (status == 0 && dtype == GRAFT_DTYPE_INVALID) status = infer_dtype(&p, &dtype);
   if (status == 0) status = make_tensor(&p, out, dtype);
 
   for (size_t i = 0; i < p.count; ++i) free(p.elems[i].bytes);

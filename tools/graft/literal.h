@@ -10,14 +10,18 @@
  * \\ \" \' \n \t \r \0 and \xHH and are byte strings.
  *
  * The dtype is the suffix's, else the default given by the caller (the fed tensor's dtype),
- * else NumPy's choice: bool when every value is a bool, else int64 when every value is an
- * integer (uint64 when some value needs it), else float64, complex128 when some value is
- * complex, string for strings (which do not mix with numbers); float64 for "[]".
+ * else inferred. The elements are sorted into one kind of host value (all integers, integers
+ * and floats, all bools, all strings: strings and bools do not mix with numbers) and made into
+ * the tensor by graft_tensor_from_host, the C API's one rule for host data (TensorFlow's
+ * convert_to_tensor): int32 when every integer fits it, else int64; float32 for floats and for
+ * "[]"; bool; string. What the host kinds cannot carry is made by the tool itself: complex
+ * values (complex128 unless complex64 is given), integers beyond int64 (with ":uint64" only)
+ * and strings holding NUL bytes.
  *
- * Every value must fit the dtype: integers in range (an integral float such as 2.0 is taken
- * for an integer dtype, 1.5 is not), finite values that stay finite (1e39 does not fit
- * float32), bools for bool (and the integers 0 and 1), numbers for numeric dtypes, strings
- * for string.
+ * Every value must fit the dtype, by the same rule: integers in range (an integral float such
+ * as 2.0 is taken for an integer dtype, 1.5 is not), finite values within the dtype's range
+ * (1e39 does not fit float32), bools only for bool, strings only for string. The message names
+ * the first element that does not fit.
  */
 #ifndef GRAFT_TOOL_LITERAL_H
 #define GRAFT_TOOL_LITERAL_H
