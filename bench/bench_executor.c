@@ -229,7 +229,7 @@ static void bench_independent(int width) {
   printf("%-44s %12.1f %14.1f %10.2f\n", label, per_run[2] / 1000, per_run[1] / 1000, per_run[1] / per_run[2]);
   printf("%-44s %12s %14s %10s\n", "", "(2 threads)", "(1 thread)", "(speed-up)");
   /* Throughput: the same graph run from 1 and from 2 caller threads at once, each run on its
-   * caller's thread (one immutable prepared executable, per-run state per run). */
+   * caller's thread (one immutable prepared executor, per-run state per run). */
   double one = throughput(s[1], fetches, N, feed, xt, 1), two = throughput(s[1], fetches, N, feed, xt, 2);
   snprintf(label, sizeof label, "  same, runs/s from 2 callers vs 1");
   printf("%-44s %12.0f %14.0f %10.2f\n", label, two, one, two / one);

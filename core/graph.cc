@@ -8,6 +8,7 @@
 
 #include "core/node_validator.h"
 #include "core/regex.h"
+#include "core/shape_inference.h"
 
 namespace graft {
 namespace {

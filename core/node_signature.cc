@@ -1,3 +1,5 @@
+// ResolveNodeSignature: matching a node's inputs and attrs to its OpDef and computing its
+// input and output dtypes.
 #include "core/node_signature.h"
 
 #include <algorithm>
@@ -266,23 +268,6 @@ Status ResolveNodeSignatureFlat(const OpDef& def, std::string_view node, const s
     groups.push_back(std::move(g));
   }
   return ResolveNodeSignature(def, node, groups, attrs, out);
-}
-
-Status RunShapeFn(const OpRegistration& reg, std::string_view node, const AttrMap& attrs, const NodeSignature& sig,
-                  const std::vector<ShapeFnInput>& inputs, std::vector<PartialShape>* out) {
-  std::vector<PartialShape> shapes;
-  std::vector<const Tensor*> values;
-  for (const ShapeFnInput& in : inputs) {
-    shapes.push_back(in.shape);
-    values.push_back(in.value);
-  }
-  InferenceContext c(reg.def, attrs, sig.input_types, std::move(shapes), std::move(values), sig.output_types);
-  if (reg.shape_fn) {
-    Status s = reg.shape_fn(c);
-    if (!s.ok()) return Status(s.code(), StrCat(Where(reg.def, node), ": ", s.message()));
-  }
-  *out = std::move(c.outputs());
-  return Status::Ok();
 }
 
 }  // namespace graft

@@ -2,7 +2,8 @@
 // the graph. Given the input dtypes (grouped by argument, or flat as in a GraphDef) and the
 // attrs the caller set, it fills in defaults, infers type and length attrs from the inputs,
 // validates every attr (type, allowed values, minimum), checks each input's dtype, and
-// computes the output dtypes. Then RunShapeFn computes the output shapes.
+// computes the output dtypes. The output shapes come after, from shape inference
+// (RunShapeFn, shape_inference.h).
 #pragma once
 
 #include <string>
@@ -31,15 +32,5 @@ Status ResolveNodeSignature(const OpDef& def, std::string_view node_name, const 
 // Flat inputs (a GraphDef's node): the attrs decide how they split into arguments.
 Status ResolveNodeSignatureFlat(const OpDef& def, std::string_view node_name, const std::vector<DType>& inputs,
                                 AttrMap* attrs, NodeSignature* out);
-
-// Runs the op's shape function (or makes every output unknown without one). Errors come
-// back prefixed with the op type and node name.
-struct ShapeFnInput {
-  PartialShape shape;
-  const Tensor* value = nullptr;  // the input's value when known while building
-};
-Status RunShapeFn(const OpRegistration& reg, std::string_view node_name, const AttrMap& attrs,
-                  const NodeSignature& sig, const std::vector<ShapeFnInput>& inputs,
-                  std::vector<PartialShape>* out);
 
 }  // namespace graft

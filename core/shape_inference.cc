@@ -1,7 +1,12 @@
+// Shape inference: InferenceContext's accessors and checks, and RunShapeFn, which runs an
+// op's shape function over a node being created.
 #include "core/shape_inference.h"
 
 #include <limits>
 #include <type_traits>
+
+#include "core/node_signature.h"
+#include "core/op_registry.h"
 
 namespace graft {
 namespace {
@@ -237,6 +242,23 @@ Status InferenceContext::WithRankAtLeast(int i, int rank, PartialShape* out) con
 
 Status InferenceContext::WithRankAtMost(int i, int rank, PartialShape* out) const {
   return CheckRank(i, RankCheck::kAtMost, rank, out);
+}
+
+Status RunShapeFn(const OpRegistration& reg, std::string_view node, const AttrMap& attrs, const NodeSignature& sig,
+                  const std::vector<ShapeFnInput>& inputs, std::vector<PartialShape>* out) {
+  std::vector<PartialShape> shapes;
+  std::vector<const Tensor*> values;
+  for (const ShapeFnInput& in : inputs) {
+    shapes.push_back(in.shape);
+    values.push_back(in.value);
+  }
+  InferenceContext c(reg.def, attrs, sig.input_types, std::move(shapes), std::move(values), sig.output_types);
+  if (reg.shape_fn) {
+    Status s = reg.shape_fn(c);
+    if (!s.ok()) return Status(s.code(), StrCat(reg.def.name, " op '", node, "': ", s.message()));
+  }
+  *out = std::move(c.outputs());
+  return Status::Ok();
 }
 
 }  // namespace graft

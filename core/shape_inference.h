@@ -1,6 +1,7 @@
-// InferenceContext: what an op's shape function sees while a node is being created — its
-// input shapes and dtypes, constant input values where they are known, its attributes — and
-// where it puts the output shapes. Shape functions work on partial shapes.
+// Shape inference: InferenceContext is what an op's shape function sees while a node is being
+// created — its input shapes and dtypes, constant input values where they are known, its
+// attributes — and where it puts the output shapes; RunShapeFn runs a node's shape function
+// over it. Shape functions work on partial shapes.
 #pragma once
 
 #include <functional>
@@ -14,6 +15,9 @@
 #include "core/status.h"
 
 namespace graft {
+
+struct NodeSignature;   // node_signature.h
+struct OpRegistration;  // op_registry.h (which includes this header)
 
 class InferenceContext {
  public:
@@ -91,5 +95,15 @@ using ShapeFn = std::function<Status(InferenceContext&)>;
 
 // Reads the int32/int64 elements of a tensor.
 Status TensorToInt64s(const Tensor& t, std::vector<int64_t>* out);
+
+// Runs the op's shape function (or makes every output unknown without one). Errors come
+// back prefixed with the op type and node name.
+struct ShapeFnInput {
+  PartialShape shape;
+  const Tensor* value = nullptr;  // the input's value when known while building
+};
+Status RunShapeFn(const OpRegistration& reg, std::string_view node_name, const AttrMap& attrs,
+                  const NodeSignature& sig, const std::vector<ShapeFnInput>& inputs,
+                  std::vector<PartialShape>* out);
 
 }  // namespace graft

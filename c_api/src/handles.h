@@ -76,7 +76,7 @@ struct graft_session {
 // A run prepared once (graft_session_make_callable); it borrows its session.
 struct graft_callable {
   graft_session* session = nullptr;
-  std::shared_ptr<const graft::Executable> exe;
+  std::shared_ptr<const graft::Executor> exe;
   int num_feeds = 0;
   int num_fetches = 0;
 };

@@ -22,9 +22,9 @@ Status ConcreteFunction::Create(std::string name, Trace& trace, std::vector<Outp
   f->graph_ = trace.shared_graph();
   std::vector<Output> feeds = f->args_;
   feeds.insert(feeds.end(), f->capture_placeholders_.begin(), f->capture_placeholders_.end());
-  std::unique_ptr<Executable> exe;
+  std::unique_ptr<Executor> exe;
   GRAFT_RETURN_IF_ERROR(
-      Executable::Create(*f->graph_, feeds, f->outputs_, f->stateful_, DeviceSet::CpuOnly(), RewriteOptions{}, &exe));
+      Executor::Create(*f->graph_, feeds, f->outputs_, f->stateful_, DeviceSet::CpuOnly(), RewriteOptions{}, &exe));
   f->exe_ = std::move(exe);
   *out = std::move(f);
   return Status::Ok();

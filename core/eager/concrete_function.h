@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "core/eager/context.h"
-#include "core/runtime/executable.h"
+#include "core/eager/trace.h"
+#include "core/runtime/executor.h"
 
 namespace graft::eager {
 
@@ -56,7 +57,7 @@ class ConcreteFunction {
   std::vector<Value> captured_;
   std::vector<Output> outputs_;
   std::vector<const Node*> stateful_;
-  std::unique_ptr<const Executable> exe_;
+  std::unique_ptr<const Executor> exe_;
   mutable std::once_flag function_def_once_;
   mutable Status function_def_status_;
   mutable std::string function_def_;

@@ -1,7 +1,7 @@
 // The devices a session runs on, and the process-wide registry of device types that makes
 // them. The CPU is always there (first); every other device type (the OpenCL device of a later
 // issue, a plug-in's, a test's) registers a factory that lists the devices of that type the
-// machine has. Placement (executable.cc) puts an op on the device its device string asks for
+// machine has. Placement (executor.cc) puts an op on the device its device string asks for
 // when that device exists and has a kernel for the op, and on the CPU otherwise; values that
 // cross devices are copied through host memory.
 #pragma once

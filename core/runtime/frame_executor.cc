@@ -1,11 +1,11 @@
-// The frame engine: runs graphs with TensorFlow 1 control flow (Switch, Merge, Enter, Exit,
-// NextIteration, LoopCond). Values carry a tag — the frame instance and iteration they
-// belong to — and may be dead (the untaken side of a Switch). A node with a dead input
-// produces dead outputs without running; Merge forwards the first live input; Enter moves a
-// value into a child frame, NextIteration to the next iteration, Exit back to the parent.
-// The bookkeeping is shared under one lock; kernels compute outside it, on the calling
-// thread and (for graphs of more than a few ops) the session pool's workers, so independent
-// ops and, within parallel_iterations of each loop, iterations overlap.
+// FrameExecutor, the frame engine: runs graphs with TensorFlow 1 control flow (Switch,
+// Merge, Enter, Exit, NextIteration, LoopCond). Values carry a tag — the frame instance and
+// iteration they belong to — and may be dead (the untaken side of a Switch). A node with a
+// dead input produces dead outputs without running; Merge forwards the first live input;
+// Enter moves a value into a child frame, NextIteration to the next iteration, Exit back to
+// the parent. The bookkeeping is shared under one lock; kernels compute outside it, on the
+// calling thread and (for graphs of more than a few ops) the session pool's workers, so
+// independent ops and, within parallel_iterations of each loop, iterations overlap.
 //
 // Memory stays bounded however long a loop runs: a value is dropped once its last reader in
 // its iteration has run, and an iteration (with its bookkeeping) is dropped once nothing can
@@ -19,15 +19,15 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "core/runtime/executable.h"
+#include "core/runtime/frame_executor.h"
 
 namespace graft {
 namespace {
 
 std::string Where(const Node& n) { return StrCat(n.type(), " op '", n.name(), "'"); }
 
-Executable::Flow FlowOf(const std::string& t) {
-  using F = Executable::Flow;
+FrameExecutor::Flow FlowOf(const std::string& t) {
+  using F = FrameExecutor::Flow;
   if (t == "Switch" || t == "RefSwitch") return F::kSwitch;
   if (t == "Merge" || t == "RefMerge") return F::kMerge;
   if (t == "Enter" || t == "RefEnter") return F::kEnter;
@@ -44,19 +44,20 @@ std::string GraphFrameOf(const Node* node) {
   int exits = 0;
   // (Only back edges close cycles, and they are not followed; the bound is a safeguard.)
   for (int64_t steps = 0; node != nullptr && steps < (int64_t{1} << 26); ++steps) {
-    const Executable::Flow flow = FlowOf(node->type());
-    if (flow == Executable::Flow::kEnter) {
+    const FrameExecutor::Flow flow = FlowOf(node->type());
+    if (flow == FrameExecutor::Flow::kEnter) {
       if (exits == 0) {
         const AttrValue* name = node->attr("frame_name");
         return name && name->get<std::string>() ? *name->get<std::string>() : "";
       }
       exits--;
-    } else if (flow == Executable::Flow::kExit) {
+    } else if (flow == FrameExecutor::Flow::kExit) {
       exits++;
     }
     const Node* next = nullptr;
     for (const Output& in : node->inputs()) {
-      if (flow == Executable::Flow::kMerge && in.node && FlowOf(in.node->type()) == Executable::Flow::kNextIteration) {
+      if (flow == FrameExecutor::Flow::kMerge && in.node &&
+          FlowOf(in.node->type()) == FrameExecutor::Flow::kNextIteration) {
         continue;
       }
       next = in.node;
@@ -76,13 +77,24 @@ constexpr int kNoSource = std::numeric_limits<int>::min();
 // Works out each step's static frame and checks the frame structure as TensorFlow's executor
 // does (its ControlFlowInfo): a graph that breaks these rules would otherwise hang, loop
 // forever or read values of another frame.
-Status Executable::PrepareFrames(const std::unordered_map<const Node*, int>& step_of,
-                                 const std::unordered_map<std::string, int>& slot_of_fed) {
-  const size_t nk = steps_.size();
-  slot_consumers_.assign(static_cast<size_t>(num_slots_), {});
-  slot_producer_.assign(static_cast<size_t>(num_slots_), -1);
+Status FrameExecutor::Prepare(const Executor& exe, const std::unordered_map<const Node*, int>& step_of,
+                              const std::unordered_map<std::string, int>& slot_of_fed,
+                              std::unique_ptr<FrameExecutor>* out) {
+  auto fx = std::unique_ptr<FrameExecutor>(new FrameExecutor(exe));
+  GRAFT_RETURN_IF_ERROR(fx->Init(step_of, slot_of_fed));
+  *out = std::move(fx);
+  return Status::Ok();
+}
+
+Status FrameExecutor::Init(const std::unordered_map<const Node*, int>& step_of,
+                           const std::unordered_map<std::string, int>& slot_of_fed) {
+  const std::vector<Step>& steps = exe_.steps_;
+  const size_t nk = steps.size();
+  frame_steps_.assign(nk, FrameStep{});
+  slot_consumers_.assign(static_cast<size_t>(exe_.num_slots_), {});
+  slot_producer_.assign(static_cast<size_t>(exe_.num_slots_), -1);
   for (size_t k = 0; k < nk; ++k) {
-    Step& s = steps_[k];
+    const Step& s = steps[k];
     for (int i = 0; i < s.num_outputs; ++i) slot_producer_[static_cast<size_t>(s.first_output + i)] = static_cast<int>(k);
   }
   auto frame_text = [this](int f) {
@@ -106,11 +118,11 @@ Status Executable::PrepareFrames(const std::unordered_map<const Node*, int>& ste
     auto st = step_of.find(in.node);
     if (st == step_of.end()) return 0;
     *producer = st->second;
-    return steps_[static_cast<size_t>(st->second)].output_frame;
+    return frame_steps_[static_cast<size_t>(st->second)].output_frame;
   };
   for (size_t k = 0; k < nk; ++k) {
-    Step& s = steps_[k];
-    const Node& n = *s.node;
+    FrameStep& s = frame_steps_[k];
+    const Node& n = *steps[k].node;
     s.flow = FlowOf(n.type());
     int frame = -1;
     for (int i = 0; i < n.num_inputs(); ++i) {
@@ -126,7 +138,7 @@ Status Executable::PrepareFrames(const std::unordered_map<const Node*, int>& ste
         frame = 0;
         source[k] = i;
       } else if (static_cast<size_t>(st->second) < k) {
-        frame = steps_[static_cast<size_t>(st->second)].output_frame;
+        frame = frame_steps_[static_cast<size_t>(st->second)].output_frame;
         source[k] = i;
       }
     }
@@ -134,9 +146,9 @@ Status Executable::PrepareFrames(const std::unordered_map<const Node*, int>& ste
       auto st = step_of.find(n.control_inputs()[c]);
       if (st == step_of.end()) continue;
       s.pending_edges++;
-      steps_[static_cast<size_t>(st->second)].control_successors.push_back(static_cast<int>(k));
+      frame_steps_[static_cast<size_t>(st->second)].control_successors.push_back(static_cast<int>(k));
       if (frame < 0 && static_cast<size_t>(st->second) < k) {
-        frame = steps_[static_cast<size_t>(st->second)].output_frame;
+        frame = frame_steps_[static_cast<size_t>(st->second)].output_frame;
         source[k] = -1 - static_cast<int>(c);
       }
     }
@@ -161,7 +173,7 @@ Status Executable::PrepareFrames(const std::unordered_map<const Node*, int>& ste
         frame_parallel_.push_back(static_cast<int>(std::clamp<int64_t>(p, 1, 1 << 20)));
         first_enter.push_back(static_cast<int>(k));
       } else if (frame_parent_[static_cast<size_t>(it->second)] != frame) {
-        const Node& other = *steps_[static_cast<size_t>(first_enter[static_cast<size_t>(it->second)])].node;
+        const Node& other = *steps[static_cast<size_t>(first_enter[static_cast<size_t>(it->second)])].node;
         return errors::InvalidArgument(Where(n), " enters frame '", name, "' from ", frame_text(frame), ", but ",
                                        Where(other), " enters it from ",
                                        frame_text(frame_parent_[static_cast<size_t>(it->second)]),
@@ -178,15 +190,15 @@ Status Executable::PrepareFrames(const std::unordered_map<const Node*, int>& ste
     }
   }
   for (size_t k = 0; k < nk; ++k) {
-    for (size_t i = 0; i < steps_[k].inputs.size(); ++i) {
-      slot_consumers_[static_cast<size_t>(steps_[k].inputs[i])].push_back({static_cast<int>(k), static_cast<int>(i)});
+    for (size_t i = 0; i < steps[k].inputs.size(); ++i) {
+      slot_consumers_[static_cast<size_t>(steps[k].inputs[i])].push_back({static_cast<int>(k), static_cast<int>(i)});
     }
   }
 
   // A fed value enters the run in the root frame: a tensor inside a loop cannot stand in for
   // one iteration's value.
   for (size_t k = 0; k < nk; ++k) {
-    const Node& n = *steps_[k].node;
+    const Node& n = *steps[k].node;
     for (const Output& in : n.inputs()) {
       if (slot_of_fed.count(Graph::TensorName(in)) == 0) continue;
       std::string frame = GraphFrameOf(in.node);
@@ -208,8 +220,8 @@ Status Executable::PrepareFrames(const std::unordered_map<const Node*, int>& ste
     return StrCat("the control input ", Where(*n.control_inputs()[static_cast<size_t>(-1 - src)]));
   };
   for (size_t k = 0; k < nk; ++k) {
-    const Step& s = steps_[k];
-    const Node& n = *s.node;
+    const FrameStep& s = frame_steps_[k];
+    const Node& n = *steps[k].node;
     auto mismatch = [&](int src, int f) {
       std::string first = source[k] == kNoSource ? std::string("its other inputs are")
                                                  : StrCat(input_text(n, source[k]), " is");
@@ -224,14 +236,14 @@ Status Executable::PrepareFrames(const std::unordered_map<const Node*, int>& ste
     for (size_t c = 0; c < n.control_inputs().size(); ++c) {
       auto st = step_of.find(n.control_inputs()[c]);
       if (st == step_of.end()) continue;
-      int f = steps_[static_cast<size_t>(st->second)].output_frame;
+      int f = frame_steps_[static_cast<size_t>(st->second)].output_frame;
       if (f != s.frame) return mismatch(-1 - static_cast<int>(c), f);
     }
   }
   // Loops: a Merge needs a way in, and a NextIteration only ever feeds a loop's Merges.
   for (size_t k = 0; k < nk; ++k) {
-    const Step& s = steps_[k];
-    const Node& n = *s.node;
+    const FrameStep& s = frame_steps_[k];
+    const Node& n = *steps[k].node;
     if (s.flow == Flow::kMerge && std::all_of(s.back_edge.begin(), s.back_edge.end(), [](bool b) { return b; })) {
       return errors::InvalidArgument(Where(n), " has only NextIteration inputs, so no value can ever reach it: a ",
                                      "loop's Merge takes its first value from an Enter op");
@@ -241,17 +253,17 @@ Status Executable::PrepareFrames(const std::unordered_map<const Node*, int>& ste
       return errors::InvalidArgument(Where(n), " is not inside a loop: its input is in the root frame, and only a ",
                                      "loop's frame (opened by Enter ops) has a next iteration");
     }
-    const auto& readers = slot_consumers_[static_cast<size_t>(s.first_output)];
+    const auto& readers = slot_consumers_[static_cast<size_t>(steps[k].first_output)];
     for (auto [c, input] : readers) {
-      const Step& consumer = steps_[static_cast<size_t>(c)];
-      if (consumer.flow != Flow::kMerge) {
+      const Step& consumer = steps[static_cast<size_t>(c)];
+      if (frame_steps_[static_cast<size_t>(c)].flow != Flow::kMerge) {
         return errors::InvalidArgument(Where(n), " feeds ", Where(*consumer.node),
                                        ": a NextIteration's value can only go to a loop's Merge");
       }
     }
     if (!s.control_successors.empty()) {
       return errors::InvalidArgument(Where(n), " is a control input of ",
-                                     Where(*steps_[static_cast<size_t>(s.control_successors[0])].node),
+                                     Where(*steps[static_cast<size_t>(s.control_successors[0])].node),
                                      ": a NextIteration's value can only go to a loop's Merge");
     }
     if (readers.empty()) {
@@ -260,14 +272,15 @@ Status Executable::PrepareFrames(const std::unordered_map<const Node*, int>& ste
   }
 
   // A run's results are the root frame's values; a loop's values leave it through its Exits.
-  for (int slot : fetch_slots_) {
+  for (int slot : exe_.fetch_slots_) {
     int producer = slot_producer_[static_cast<size_t>(slot)];
     if (producer < 0) continue;
-    const Step& p = steps_[static_cast<size_t>(producer)];
-    if (p.output_frame != 0) {
+    const Step& p = steps[static_cast<size_t>(producer)];
+    const int output_frame = frame_steps_[static_cast<size_t>(producer)].output_frame;
+    if (output_frame != 0) {
       return errors::InvalidArgument("the fetched tensor '",
                                      Graph::TensorName(Output{const_cast<Node*>(p.node), slot - p.first_output}),
-                                     "' is in ", frame_text(p.output_frame),
+                                     "' is in ", frame_text(output_frame),
                                      ": only tensors of the root frame (such as a loop's Exit) can be fetched");
     }
   }
@@ -275,20 +288,25 @@ Status Executable::PrepareFrames(const std::unordered_map<const Node*, int>& ste
   frame_roots_.assign(frame_parent_.size(), {});
   initial_pending_.resize(nk);
   for (size_t k = 0; k < nk; ++k) {
-    const Step& s = steps_[k];
+    const FrameStep& s = frame_steps_[k];
     initial_pending_[k] = s.pending_edges;
     if (s.pending_edges == 0 && s.flow != Flow::kMerge) {
       frame_roots_[static_cast<size_t>(s.frame)].push_back(static_cast<int>(k));
     }
-    if (s.flow == Flow::kMerge) max_merge_inputs_ = std::max(max_merge_inputs_, static_cast<int>(s.inputs.size()));
+    if (s.flow == Flow::kMerge) {
+      max_merge_inputs_ = std::max(max_merge_inputs_, static_cast<int>(steps[k].inputs.size()));
+    }
   }
-  slot_readers_.resize(static_cast<size_t>(num_slots_));
+  slot_readers_.resize(static_cast<size_t>(exe_.num_slots_));
   for (size_t i = 0; i < slot_readers_.size(); ++i) slot_readers_[i] = static_cast<int>(slot_consumers_[i].size());
   // Many steps, some of them expensive: the pool's workers may join the calling thread. (A
   // graph of cheap ops only, such as a loop over scalars, runs faster on one thread.)
-  frames_share_pool_ = steps_.size() > 16 && std::any_of(steps_.begin(), steps_.end(), [](const Step& s) {
-                         return s.flow == Flow::kNone && s.kernel != nullptr && !s.kernel->IsCheap();
-                       });
+  share_pool_ = false;
+  if (nk > 16) {
+    for (size_t k = 0; k < nk && !share_pool_; ++k) {
+      share_pool_ = frame_steps_[k].flow == Flow::kNone && steps[k].kernel != nullptr && !steps[k].kernel->IsCheap();
+    }
+  }
   return Status::Ok();
 }
 
@@ -296,7 +314,7 @@ Status Executable::PrepareFrames(const std::unordered_map<const Node*, int>& ste
 // Everything here is guarded by the run's lock, except the slots that a kernel computing
 // outside it reads (its inputs, which nothing else writes until it is done) and writes (its
 // outputs, which nothing else reads until they are delivered).
-struct Executable::FrameRun {
+struct FrameExecutor::FrameRun {
   struct Frame;
   enum SlotState : uint8_t { kEmpty, kLive, kDead };
   // One iteration of one frame instance: its values and what each step still waits for.
@@ -324,7 +342,8 @@ struct Executable::FrameRun {
     bool any_live = false;
   };
 
-  const Executable* exe = nullptr;
+  const FrameExecutor* fx = nullptr;
+  const Executor* exe = nullptr;  // fx->exe_
   std::deque<std::pair<int, Iteration*>> ready;
   std::unique_ptr<Frame> root;
   std::vector<std::unique_ptr<Iteration>> spare;  // retired iterations, reused for new ones
@@ -372,28 +391,28 @@ struct Executable::FrameRun {
     it->index = f->base + static_cast<int64_t>(f->iterations.size());
     it->outstanding = 0;
     it->slot_state.assign(ns, kEmpty);
-    it->readers = exe->slot_readers_;
-    it->pending = exe->initial_pending_;
+    it->readers = fx->slot_readers_;
+    it->pending = fx->initial_pending_;
     it->dead_input.assign(nk, 0);
     it->merge_dead.assign(nk, 0);
     it->fired.assign(nk, 0);
     Iteration* raw = it.get();
     f->iterations.push_back(std::move(it));
     // Steps of this frame that wait on nothing start now (constants with no control input).
-    for (int k : exe->frame_roots_[static_cast<size_t>(f->static_frame)]) Push(k, raw);
+    for (int k : fx->frame_roots_[static_cast<size_t>(f->static_frame)]) Push(k, raw);
     for (const auto& [k, value, dead] : f->invariants) Emit(k, raw, value, dead);
     return raw;
   }
 
   // The child frame instance that Enter step `enter` of iteration `parent` enters.
-  Frame* ChildFrame(Iteration* parent, const Step& enter) {
+  Frame* ChildFrame(Iteration* parent, const FrameStep& enter) {
     for (const auto& c : parent->children) {
       if (c->static_frame == enter.output_frame) return c.get();
     }
     auto f = std::make_unique<Frame>();
     f->parent = parent;
     f->static_frame = enter.output_frame;
-    f->pending_enters = exe->frame_enters_[static_cast<size_t>(enter.output_frame)];
+    f->pending_enters = fx->frame_enters_[static_cast<size_t>(enter.output_frame)];
     parent->children.push_back(std::move(f));
     return parent->children.back().get();
   }
@@ -427,7 +446,7 @@ struct Executable::FrameRun {
         f->base++;
         Retire(std::move(it));
       }
-      const size_t parallel = static_cast<size_t>(exe->frame_parallel_[static_cast<size_t>(f->static_frame)]);
+      const size_t parallel = static_cast<size_t>(fx->frame_parallel_[static_cast<size_t>(f->static_frame)]);
       if (f->deferred.empty() || f->iterations.size() >= parallel) break;
       std::vector<std::pair<int, Tensor>> values = std::move(f->deferred);
       f->deferred.clear();
@@ -472,9 +491,8 @@ struct Executable::FrameRun {
       Track(value);
     }
     it->slots[u] = std::move(value);
-    for (auto [k, input] : exe->slot_consumers_[u]) {
-      const Step& c = exe->steps_[static_cast<size_t>(k)];
-      if (c.flow == Flow::kMerge) {
+    for (auto [k, input] : fx->slot_consumers_[u]) {
+      if (fx->frame_steps_[static_cast<size_t>(k)].flow == Flow::kMerge) {
         ArriveAtMerge(k, input, dead, it);
         Release(it, slot);  // Merge reads its input as it arrives
         continue;
@@ -492,7 +510,7 @@ struct Executable::FrameRun {
   // loop's Merge, in the first iteration the forward inputs and afterwards the back edges; for
   // any other Merge (a cond's, also inside a loop), all of its inputs.
   void ArriveAtMerge(int k, int input, bool dead, Iteration* it) {
-    const Step& m = exe->steps_[static_cast<size_t>(k)];
+    const FrameStep& m = fx->frame_steps_[static_cast<size_t>(k)];
     size_t uk = static_cast<size_t>(k);
     if (it->fired[uk]) return;
     if (!dead) {
@@ -518,7 +536,7 @@ struct Executable::FrameRun {
       return;
     }
     if (merge_index.empty()) {
-      merge_index.resize(static_cast<size_t>(exe->max_merge_inputs_) + 1);
+      merge_index.resize(static_cast<size_t>(fx->max_merge_inputs_) + 1);
       for (size_t i = 0; i < merge_index.size(); ++i) {
         if (Tensor::Allocate(DType::kInt32, {}, &merge_index[i]).ok()) {
           merge_index[i].data<int32_t>()[0] = static_cast<int32_t>(i) - 1;
@@ -542,7 +560,7 @@ struct Executable::FrameRun {
       all_dead = all_dead && d;
       Deliver(s.first_output + i, d ? Tensor() : std::move(outs[ui]), d, it);
     }
-    for (int c : s.control_successors) {
+    for (int c : fx->frame_steps_[static_cast<size_t>(k)].control_successors) {
       if (all_dead) it->dead_input[static_cast<size_t>(c)] = 1;
       if (--it->pending[static_cast<size_t>(c)] == 0) Push(c, it);
     }
@@ -557,9 +575,10 @@ struct Executable::FrameRun {
   // A control-flow op (or a step with a dead input) of iteration `it`, under the lock.
   Status ControlStep(int k, Iteration* it, bool dead) {
     const Step& s = exe->steps_[static_cast<size_t>(k)];
+    const FrameStep& fs = fx->frame_steps_[static_cast<size_t>(k)];
     const Node& n = *s.node;
     auto in = [&](int i) -> const Tensor& { return it->slots[static_cast<size_t>(s.inputs[static_cast<size_t>(i)])]; };
-    switch (s.flow) {
+    switch (fs.flow) {
       case Flow::kSwitch: {
         Tensor outs[2];
         bool out_dead[2] = {dead, dead};
@@ -577,9 +596,9 @@ struct Executable::FrameRun {
         break;
       }
       case Flow::kEnter: {
-        Frame* child = ChildFrame(it, s);
+        Frame* child = ChildFrame(it, fs);
         const Tensor value = dead ? Tensor() : in(0);
-        if (s.is_constant) {
+        if (fs.is_constant) {
           // The same value in every iteration: the live ones now, later ones as they start.
           child->invariants.emplace_back(k, value, dead);
           if (child->iterations.empty()) {
@@ -601,7 +620,7 @@ struct Executable::FrameRun {
         // untaken branch); otherwise the live value of the last iteration does.
         if (!dead || !f->any_live) {
           if (f->parent->slot_state[static_cast<size_t>(s.first_output)] != kEmpty) {
-            return errors::InvalidArgument(Where(n), " left frame '", exe->frame_name_[static_cast<size_t>(s.frame)],
+            return errors::InvalidArgument(Where(n), " left frame '", fx->frame_name_[static_cast<size_t>(fs.frame)],
                                            "' with a second value (in iteration ", it->index,
                                            "): a loop's Exit must take the Switch output that LoopCond ends");
           }
@@ -614,7 +633,7 @@ struct Executable::FrameRun {
         Frame* f = it->frame;
         const int64_t next = it->index + 1;
         const int64_t end = f->base + static_cast<int64_t>(f->iterations.size());
-        const size_t parallel = static_cast<size_t>(exe->frame_parallel_[static_cast<size_t>(f->static_frame)]);
+        const size_t parallel = static_cast<size_t>(fx->frame_parallel_[static_cast<size_t>(f->static_frame)]);
         if (next < end) {
           Emit(k, f->iterations[static_cast<size_t>(next - f->base)].get(), in(0), false);
         } else if (f->deferred.empty() && f->iterations.size() < parallel) {
@@ -640,8 +659,9 @@ struct Executable::FrameRun {
   }
 };
 
-Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resources, ThreadPool* pool,
-                             RunStats* stats) const {
+Status FrameExecutor::Run(std::vector<Tensor>& root_slots, ResourceMgr* resources, ThreadPool* pool,
+                          RunStats* stats) const {
+  const std::vector<Step>& steps = exe_.steps_;
   // Shared by the threads working on the run: the frame bookkeeping, guarded by mu. Kernels
   // compute outside the lock; control-flow ops (cheap) run under it.
   struct Shared {
@@ -657,12 +677,13 @@ Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resou
   };
   auto sh = std::make_shared<Shared>();
   FrameRun& run = sh->run;
-  run.exe = this;
+  run.fx = this;
+  run.exe = &exe_;
   run.track = stats != nullptr;
   if (run.track) {
     // Constants are resident for the whole run (and counted once, however many slots hold them).
-    run.live_bytes = run.peak_bytes = const_bytes_;
-    for (const Step& s : steps_) {
+    run.live_bytes = run.peak_bytes = exe_.const_bytes_;
+    for (const Step& s : steps) {
       if (s.node->type() != "Const") continue;
       const AttrValue* v = s.node->attr("value");
       if (v && v->get<Tensor>() && v->get<Tensor>()->buffer()) run.held[v->get<Tensor>()->buffer().get()] = 1;
@@ -670,8 +691,8 @@ Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resou
   }
   run.root = std::make_unique<FrameRun::Frame>();
   FrameRun::Iteration* top = run.NewIteration(run.root.get());
-  for (size_t i = 0; i < feed_slots_.size(); ++i) {
-    int slot = feed_slots_[i];
+  for (size_t i = 0; i < exe_.feed_slots_.size(); ++i) {
+    int slot = exe_.feed_slots_[i];
     run.Deliver(slot, root_slots[static_cast<size_t>(slot)], false, top);
   }
   const int64_t kMaxSteps = int64_t{1} << 32;  // a runaway loop ends with an error, not a hang
@@ -682,8 +703,9 @@ Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resou
   auto worth_sharing = [this](const std::deque<std::pair<int, FrameRun::Iteration*>>& ready) {
     const size_t n = std::min<size_t>(ready.size(), 9);
     for (size_t i = 1; i < n; ++i) {
-      const Step& s = steps_[static_cast<size_t>(ready[i].first)];
-      if (s.flow == Flow::kNone && s.kernel != nullptr && !s.kernel->IsCheap()) return true;
+      const size_t k = static_cast<size_t>(ready[i].first);
+      const Step& s = exe_.steps_[k];
+      if (frame_steps_[k].flow == Flow::kNone && s.kernel != nullptr && !s.kernel->IsCheap()) return true;
     }
     return false;
   };
@@ -717,10 +739,10 @@ Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resou
         st.run.StepDone(it);
         continue;
       }
-      const Step& s = steps_[static_cast<size_t>(k)];
+      const Step& s = exe_.steps_[static_cast<size_t>(k)];
       const bool dead = it->dead_input[static_cast<size_t>(k)] != 0;
       Status result;
-      if (s.flow == Flow::kNone && !dead) {
+      if (frame_steps_[static_cast<size_t>(k)].flow == Flow::kNone && !dead) {
         // An input may be overwritten in place when this step is its only reader and no other
         // slot holds its buffer. Checked here, under the lock that every other holder lets go
         // under, so the kernel's own check agrees and no other thread still reads the memory.
@@ -730,7 +752,7 @@ Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resou
         }
         ++st.in_flight;
         lock.unlock();
-        result = RunStep(s, it->slots, resources, /*parallel=*/true, &forward);
+        result = exe_.RunStep(s, it->slots, resources, /*parallel=*/true, &forward);
         outs.resize(static_cast<size_t>(s.num_outputs));
         if (result.ok()) {
           for (int i = 0; i < s.num_outputs; ++i) {
@@ -757,19 +779,19 @@ Status Executable::RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resou
     }
   };
 
-  if (pool != nullptr && pool->size() > 0 && frames_share_pool_) {
+  if (pool != nullptr && pool->size() > 0 && share_pool_) {
     for (int i = 0; i < pool->size(); ++i) pool->Schedule([sh, work] { work(sh); });
   }
   work(sh);
   // Helpers may still be leaving work(); they hold sh and touch nothing else.
   std::lock_guard lock(sh->mu);
   GRAFT_RETURN_IF_ERROR(sh->error);
-  for (size_t i = 0; i < fetch_slots_.size(); ++i) {
-    int slot = fetch_slots_[i];
+  for (size_t i = 0; i < exe_.fetch_slots_.size(); ++i) {
+    int slot = exe_.fetch_slots_[i];
     const size_t u = static_cast<size_t>(slot);
     if (top->slot_state[u] != FrameRun::kLive || !top->slots[u].valid()) {
       int producer = slot_producer_[static_cast<size_t>(slot)];
-      std::string what = producer >= 0 ? Where(*steps_[static_cast<size_t>(producer)].node) : std::string("a feed");
+      std::string what = producer >= 0 ? Where(*steps[static_cast<size_t>(producer)].node) : std::string("a feed");
       return errors::InvalidArgument("the fetched output of ", what, " has no value: it is on an untaken branch");
     }
     root_slots[static_cast<size_t>(slot)] = top->slots[static_cast<size_t>(slot)];

@@ -62,9 +62,9 @@ Status FunctionRunner::Create(const Graph& caller, const std::string& name, std:
 
   std::shared_ptr<FunctionRunner> r(new FunctionRunner());
   GRAFT_RETURN_IF_ERROR(InstantiateFunction(library, caller.versions(), name, &r->body_));
-  std::unique_ptr<Executable> exe;
-  GRAFT_RETURN_IF_ERROR(Executable::Create(*r->body_->graph, r->body_->args, r->body_->rets, r->body_->targets,
-                                           DeviceSet::CpuOnly(), RewriteOptions{}, &exe)
+  std::unique_ptr<Executor> exe;
+  GRAFT_RETURN_IF_ERROR(Executor::Create(*r->body_->graph, r->body_->args, r->body_->rets, r->body_->targets,
+                                         DeviceSet::CpuOnly(), RewriteOptions{}, &exe)
                             .WithContext(StrCat("function '", name, "'")));
   r->exe_ = std::move(exe);
   st.prepared.emplace(std::move(key), r);

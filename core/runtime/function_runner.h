@@ -10,7 +10,7 @@
 
 #include "core/function.h"
 #include "core/runtime/device.h"
-#include "core/runtime/executable.h"
+#include "core/runtime/executor.h"
 #include "core/runtime/resource_mgr.h"
 
 namespace graft {
@@ -42,7 +42,7 @@ class FunctionRunner {
  private:
   FunctionRunner() = default;
   std::unique_ptr<FunctionBody> body_;
-  std::unique_ptr<const Executable> exe_;
+  std::unique_ptr<const Executor> exe_;
 };
 
 }  // namespace graft

@@ -21,7 +21,7 @@ Session::Session(const Graph* graph, const SessionOptions& options)
 Session::~Session() = default;
 
 Status Session::Prepare(const std::vector<Output>& feeds, const std::vector<Output>& fetches,
-                        const std::vector<const Node*>& targets, std::shared_ptr<const Executable>* out) {
+                        const std::vector<const Node*>& targets, std::shared_ptr<const Executor>* out) {
   // The key names every feed, fetch and target in order.
   // Built by appending (no streams): this runs on every call.
   std::string key;
@@ -48,9 +48,9 @@ Status Session::Prepare(const std::vector<Output>& feeds, const std::vector<Outp
     }
   }
   int64_t version = graph_->restrictions_version();
-  std::unique_ptr<Executable> exe;
-  GRAFT_RETURN_IF_ERROR(Executable::Create(*graph_, feeds, fetches, targets, *devices_, rewrites_, &exe));
-  std::shared_ptr<const Executable> shared(std::move(exe));
+  std::unique_ptr<Executor> exe;
+  GRAFT_RETURN_IF_ERROR(Executor::Create(*graph_, feeds, fetches, targets, *devices_, rewrites_, &exe));
+  std::shared_ptr<const Executor> shared(std::move(exe));
   std::lock_guard lock(mu_);
   cache_[key] = Cached{shared, version};
   *out = shared;
@@ -58,7 +58,7 @@ Status Session::Prepare(const std::vector<Output>& feeds, const std::vector<Outp
 }
 
 Status Session::MakeCallable(const std::vector<Output>& feeds, const std::vector<Output>& fetches,
-                             const std::vector<const Node*>& targets, std::shared_ptr<const Executable>* out) {
+                             const std::vector<const Node*>& targets, std::shared_ptr<const Executor>* out) {
   for (const Output& t : feeds) {
     if (t.node == nullptr || t.node->graph() != graph_) return errors::InvalidArgument("a feed is not a tensor of the graph");
   }
@@ -72,7 +72,7 @@ Status Session::MakeCallable(const std::vector<Output>& feeds, const std::vector
   return Prepare(feeds, fetches, targets, out);
 }
 
-Status Session::RunCallable(const Executable& exe, const std::vector<Tensor>& feed_values,
+Status Session::RunCallable(const Executor& exe, const std::vector<Tensor>& feed_values,
                             std::vector<Tensor>* outputs, RunStats* stats, bool track_memory) {
   GRAFT_RETURN_IF_ERROR(init_status_);
   GRAFT_RETURN_IF_ERROR(exe.Run(feed_values, &resources_, pool_.get(), outputs, track_memory ? stats : nullptr));
@@ -89,7 +89,7 @@ Status Session::Run(const std::vector<std::pair<Output, Tensor>>& feeds, const s
     feed_tensors.push_back(t);
     feed_values.push_back(v);
   }
-  std::shared_ptr<const Executable> exe;
+  std::shared_ptr<const Executor> exe;
   GRAFT_RETURN_IF_ERROR(MakeCallable(feed_tensors, fetches, targets, &exe));
   return RunCallable(*exe, feed_values, outputs, stats, track_memory);
 }

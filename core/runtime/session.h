@@ -1,5 +1,5 @@
 // Session: runs a graph. It keeps the state that lives across runs (variables), a cache of
-// executables prepared per (feeds, fetches, targets), and a thread pool. Run may be called
+// executors prepared per (feeds, fetches, targets), and a thread pool. Run may be called
 // from many threads at once.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/runtime/executable.h"
+#include "core/runtime/executor.h"
 #include "core/runtime/thread_pool.h"
 
 namespace graft {
@@ -39,11 +39,11 @@ class Session {
              bool track_memory = false);
 
   // A run prepared once for fixed feeds, fetches and targets (TensorFlow's MakeCallable):
-  // RunCallable then only runs kernels, without looking the run up. The executable stays
+  // RunCallable then only runs kernels, without looking the run up. The executor stays
   // valid while the session lives.
   Status MakeCallable(const std::vector<Output>& feeds, const std::vector<Output>& fetches,
-                      const std::vector<const Node*>& targets, std::shared_ptr<const Executable>* out);
-  Status RunCallable(const Executable& exe, const std::vector<Tensor>& feed_values, std::vector<Tensor>* outputs,
+                      const std::vector<const Node*>& targets, std::shared_ptr<const Executor>* out);
+  Status RunCallable(const Executor& exe, const std::vector<Tensor>& feed_values, std::vector<Tensor>* outputs,
                      RunStats* stats = nullptr, bool track_memory = false);
 
   ResourceMgr& resources() { return resources_; }
@@ -53,7 +53,7 @@ class Session {
 
  private:
   Status Prepare(const std::vector<Output>& feeds, const std::vector<Output>& fetches,
-                 const std::vector<const Node*>& targets, std::shared_ptr<const Executable>* out);
+                 const std::vector<const Node*>& targets, std::shared_ptr<const Executor>* out);
 
   const Graph* graph_;
   RewriteOptions rewrites_;
@@ -63,7 +63,7 @@ class Session {
   Status init_status_;
   std::mutex mu_;  // guards cache_
   struct Cached {
-    std::shared_ptr<const Executable> exe;
+    std::shared_ptr<const Executor> exe;
     int64_t restrictions_version;  // the graph's feed/fetch restrictions it was checked against
   };
   std::map<std::string, Cached> cache_;

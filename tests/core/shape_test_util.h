@@ -9,6 +9,7 @@
 
 #include "core/node_signature.h"
 #include "core/op_registry.h"
+#include "core/shape_inference.h"
 
 // cmocka after the standard library (its fail() macro clashes with <ios>), with C linkage.
 #include <setjmp.h>

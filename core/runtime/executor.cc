@@ -1,6 +1,9 @@
-#include "core/runtime/executable.h"
+// Executor: preparing a graph into a plan (pruning, rewrites, slots, last readers,
+// placement, kernels) and the dataflow engine that runs it, sequentially or in parallel.
+#include "core/runtime/executor.h"
 
 #include "core/device_spec.h"
+#include "core/runtime/frame_executor.h"
 #include "core/runtime/rewrites.h"
 
 #include <algorithm>
@@ -84,10 +87,12 @@ Status Transfer(const Tensor& value, Device* from, Device* to, Tensor* out) {
 
 }  // namespace
 
-Status Executable::Create(const Graph& graph, const std::vector<Output>& feeds, const std::vector<Output>& fetches,
-                          const std::vector<const Node*>& targets, const DeviceSet& devices,
-                          const RewriteOptions& rewrites, std::unique_ptr<Executable>* out) {
-  auto exe = std::unique_ptr<Executable>(new Executable());
+Executor::~Executor() = default;
+
+Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, const std::vector<Output>& fetches,
+                        const std::vector<const Node*>& targets, const DeviceSet& devices,
+                        const RewriteOptions& rewrites, std::unique_ptr<Executor>* out) {
+  auto exe = std::unique_ptr<Executor>(new Executor());
   Device* device = devices.cpu();  // constant folding runs on the CPU
 
   std::unordered_map<std::string, size_t> fed;  // "op:i" -> feed index
@@ -260,7 +265,7 @@ Status Executable::Create(const Graph& graph, const std::vector<Output>& feeds, 
       s.any_transfer = s.any_transfer || s.transfer.back();
     }
   }
-  if (exe->has_control_flow_) GRAFT_RETURN_IF_ERROR(exe->PrepareFrames(step_of, slot_of_fed));
+  if (exe->has_control_flow_) GRAFT_RETURN_IF_ERROR(FrameExecutor::Prepare(*exe, step_of, slot_of_fed, &exe->frames_));
   exe->const_slot_.assign(static_cast<size_t>(slot), false);
   for (size_t k = 0; k < exe->steps_.size(); ++k) {
     Step& s = exe->steps_[k];
@@ -294,8 +299,8 @@ Status Executable::Create(const Graph& graph, const std::vector<Output>& feeds, 
   return Status::Ok();
 }
 
-Status Executable::RunStep(const Step& step, std::vector<Tensor>& slots, ResourceMgr* resources, bool parallel,
-                           const std::vector<uint8_t>* forward_override) const {
+Status Executor::RunStep(const Step& step, std::vector<Tensor>& slots, ResourceMgr* resources, bool parallel,
+                         const std::vector<uint8_t>* forward_override) const {
   const Node& n = *step.node;
   // Kernels read their inputs in place, from the slots; a small fixed array of pointers
   // avoids a heap allocation per step for the common arities.
@@ -350,7 +355,7 @@ Status Executable::RunStep(const Step& step, std::vector<Tensor>& slots, Resourc
   return Status::Ok();
 }
 
-Status Executable::RunSequential(std::vector<Tensor>& slots, ResourceMgr* resources, RunStats* stats) const {
+Status Executor::RunSequential(std::vector<Tensor>& slots, ResourceMgr* resources, RunStats* stats) const {
   // Constants are resident for the whole run; other values count from their producer to
   // their last reader.
   int64_t live = const_bytes_;
@@ -381,8 +386,8 @@ Status Executable::RunSequential(std::vector<Tensor>& slots, ResourceMgr* resour
 // The shared state of a parallel run: a queue of ready steps that the calling thread and the
 // pool's workers drain together. Workers hold it by shared_ptr, so it outlives the last one
 // even after the caller has returned.
-struct Executable::ParallelRun {
-  const Executable* exe;
+struct Executor::ParallelRun {
+  const Executor* exe;
   std::vector<Tensor>* slots;
   ResourceMgr* resources;
   bool track;
@@ -404,8 +409,8 @@ struct Executable::ParallelRun {
 // queue at once (a batch, so that small ops do not pay a lock each), and a step that makes
 // others ready keeps one for its own thread (so a chain stays on one thread) and queues the
 // rest for the other workers.
-void Executable::Work(const std::shared_ptr<ParallelRun>& st) {
-  const Executable& exe = *st->exe;
+void Executor::Work(const std::shared_ptr<ParallelRun>& st) {
+  const Executor& exe = *st->exe;
   std::vector<Tensor>& slots = *st->slots;
   std::vector<int> local;  // steps this worker has taken, next at the back
   for (;;) {
@@ -469,8 +474,8 @@ void Executable::Work(const std::shared_ptr<ParallelRun>& st) {
   }
 }
 
-Status Executable::RunParallel(std::vector<Tensor>& slots, ResourceMgr* resources, ThreadPool* pool,
-                               RunStats* stats) const {
+Status Executor::RunParallel(std::vector<Tensor>& slots, ResourceMgr* resources, ThreadPool* pool,
+                             RunStats* stats) const {
   auto st = std::make_shared<ParallelRun>();
   st->exe = this;
   st->slots = &slots;
@@ -497,8 +502,8 @@ Status Executable::RunParallel(std::vector<Tensor>& slots, ResourceMgr* resource
   return st->error;
 }
 
-Status Executable::Run(const std::vector<Tensor>& feed_values, ResourceMgr* resources, ThreadPool* pool,
-                       std::vector<Tensor>* fetch_values, RunStats* stats) const {
+Status Executor::Run(const std::vector<Tensor>& feed_values, ResourceMgr* resources, ThreadPool* pool,
+                     std::vector<Tensor>* fetch_values, RunStats* stats) const {
   if (feed_values.size() != feed_slots_.size()) {
     return errors::InvalidArgument(feed_values.size(), " feed values for ", feed_slots_.size(), " feeds");
   }
@@ -518,7 +523,7 @@ Status Executable::Run(const std::vector<Tensor>& feed_values, ResourceMgr* reso
   }
   bool parallel = pool != nullptr && pool->size() > 0 && steps_.size() > 16;
   if (has_control_flow_) {
-    GRAFT_RETURN_IF_ERROR(RunFrames(slots, resources, pool, stats));
+    GRAFT_RETURN_IF_ERROR(frames_->Run(slots, resources, pool, stats));
   } else {
     GRAFT_RETURN_IF_ERROR(parallel ? RunParallel(slots, resources, pool, stats) : RunSequential(slots, resources, stats));
   }
@@ -537,7 +542,7 @@ Status Executable::Run(const std::vector<Tensor>& feed_values, ResourceMgr* reso
   return Status::Ok();
 }
 
-const Device* Executable::PlacementOf(const std::string& op_name) const {
+const Device* Executor::PlacementOf(const std::string& op_name) const {
   for (const Step& s : steps_) {
     if (s.node->name() == op_name) return s.device;
   }

@@ -1,7 +1,10 @@
-// Executable: a graph prepared once for one (feeds, fetches, targets): the pruned nodes in
-// dependency order, their kernels, where each input comes from, when each value dies, and
-// what may run in parallel. It is immutable, so many threads may run it at once; everything
-// a run changes lives in that run's own state.
+// Executor: a graph prepared once for one (feeds, fetches, targets) — the pruned nodes in
+// dependency order, their kernels and devices, where each input comes from, when each value
+// dies, and what may run in parallel — and the dataflow engine that runs it: in creation order
+// on the calling thread, or from a ready queue shared with the pool's workers. Graphs with
+// TensorFlow 1 control flow run on the frame engine instead (frame_executor.h). An executor is
+// immutable, so many threads may run it at once; everything a run changes lives in that run's
+// own state.
 #pragma once
 
 #include <memory>
@@ -24,13 +27,16 @@ struct RunStats {
   int64_t nodes_run = 0;
 };
 
-class Executable {
+class FrameExecutor;
+
+class Executor {
  public:
   // Prepares graph for the given feeds, fetches and targets, placing each op on one of
-  // devices (which must outlive the executable). Errors name the tensor or op.
+  // devices (which must outlive the executor). Errors name the tensor or op.
   static Status Create(const Graph& graph, const std::vector<Output>& feeds, const std::vector<Output>& fetches,
                        const std::vector<const Node*>& targets, const DeviceSet& devices,
-                       const RewriteOptions& rewrites, std::unique_ptr<Executable>* out);
+                       const RewriteOptions& rewrites, std::unique_ptr<Executor>* out);
+  ~Executor();
 
   // The device step k's op was placed on (for tests and tools), by op name; nullptr if the op
   // does not run.
@@ -42,19 +48,13 @@ class Executable {
 
   size_t num_nodes() const { return steps_.size(); }
 
-  // TensorFlow 1 control-flow ops, which the frame engine runs itself (they have no kernels).
-  enum class Flow { kNone, kSwitch, kMerge, kEnter, kExit, kNextIteration, kLoopCond };
-
  private:
+  friend class FrameExecutor;  // runs the steps of graphs with TensorFlow 1 control flow
+
+  Executor() = default;
+
   struct Step {
     const Node* node = nullptr;
-    Flow flow = Flow::kNone;
-    int frame = 0;                    // static frame the step runs in (0: the root)
-    int output_frame = 0;             // frame its outputs live in (Enter: the child; Exit: the parent)
-    bool is_constant = false;         // Enter: the value is the same in every iteration
-    std::vector<bool> back_edge;      // Merge: input i comes from a NextIteration
-    int pending_edges = 0;            // data inputs from steps + control inputs (frame engine)
-    std::vector<int> control_successors;
     std::unique_ptr<OpKernel> kernel;
     Device* device = nullptr;         // where the kernel runs
     std::vector<int> inputs;          // slot per input
@@ -73,10 +73,6 @@ class Executable {
 
   struct ParallelRun;
   static void Work(const std::shared_ptr<ParallelRun>& st);
-  struct FrameRun;
-  Status PrepareFrames(const std::unordered_map<const Node*, int>& step_of,
-                       const std::unordered_map<std::string, int>& slot_of_fed);
-  Status RunFrames(std::vector<Tensor>& root_slots, ResourceMgr* resources, ThreadPool* pool, RunStats* stats) const;
   Status RunSequential(std::vector<Tensor>& slots, ResourceMgr* resources, RunStats* stats) const;
   Status RunParallel(std::vector<Tensor>& slots, ResourceMgr* resources, ThreadPool* pool, RunStats* stats) const;
   // forward, when given, says which inputs the kernel may overwrite in place (instead of the
@@ -96,20 +92,8 @@ class Executable {
   std::vector<int> consumers_;         // number of consuming inputs per slot
   std::vector<int> initially_ready_;   // steps with no predecessors
   std::vector<bool> const_slot_;       // produced by a Const
-  bool has_control_flow_ = false;      // runs on the frame engine (frame_executor.cc)
-  bool frames_share_pool_ = false;     // the frame engine uses the pool (PrepareFrames)
-  // Static frames (frame engine): frame 0 is the root; an Enter's frame_name names a child.
-  std::vector<int> frame_parent_;      // parent of each (-1 for the root)
-  std::vector<std::string> frame_name_;
-  std::vector<int> frame_enters_;      // Enter steps into each frame: a frame instance is
-                                       // complete once that many have run
-  std::vector<int> frame_parallel_;    // iterations that may run at once (Enter's parallel_iterations)
-  std::vector<std::vector<int>> frame_roots_;  // steps of each frame that wait on nothing
-  std::vector<int> initial_pending_;   // pending_edges of every step, for a new iteration
-  std::vector<std::vector<std::pair<int, int>>> slot_consumers_;  // (step, input) reading each slot
-  std::vector<int> slot_readers_;      // slot_consumers_[slot].size()
-  std::vector<int> slot_producer_;     // step producing each slot (-1: fed)
-  int max_merge_inputs_ = 0;
+  bool has_control_flow_ = false;      // runs on the frame engine
+  std::unique_ptr<FrameExecutor> frames_;  // the frame engine, when has_control_flow_
   int64_t const_bytes_ = 0;            // bytes of the constants the run reads
 };
 
