@@ -11,34 +11,36 @@ import (
 	raw "graft.dev/graft/internal/graft_swig"
 )
 
-// FuncAttr is a function-name attr value (a plain string sets a string attr).
+// FuncAttr is a function-name attr value. A plain string sets a func attr too where the op
+// declares one; FuncAttr also makes an attr the op does not declare a func attr.
 type FuncAttr string
 
-// attrTarget is what graph ops and eager op calls both accept.
-type attrTarget interface {
+// attrSetter is graft.hpp's AttrSetter: the setters of graph ops (raw.OpBuilder) and eager
+// op calls (raw.OpCall) alike, one per kind of host value.
+type attrSetter interface {
 	Set_attr_int(string, int64)
 	Set_attr_float(string, float64)
 	Set_attr_bool(string, bool)
 	Set_attr_dtype(string, int)
 	Set_attr_string(string, string)
 	Set_attr_shape(string, raw.Shape)
-	Set_attr_int_list(string, []int64)
-	Set_attr_dtype_list(string, []int32)
 	Set_attr_tensor(string, raw.Tensor)
 	Set_attr_func(string, string)
-}
-
-// listAttrTarget has the list setters only graph ops have.
-type listAttrTarget interface {
+	Set_attr_int_list(string, []int64)
 	Set_attr_float_list(string, []float64)
 	Set_attr_bool_list(string, []bool)
+	Set_attr_dtype_list(string, []int32)
 	Set_attr_string_list(string, raw.StringVector)
 	Set_attr_shape_list(string, raw.ShapeVector)
+	Set_attr_func_list(string, raw.StringVector)
 }
 
-// setAttr sets attr name of t from a Go value (see OpBuilder.SetAttr for the types).
-func setAttr(p *pins, t attrTarget, name string, value any) error {
-	lists, _ := t.(listAttrTarget)
+// setAttr sets attr name of t (a graph op's builder or an eager op call) from a Go value (see
+// OpBuilder.SetAttr for the types). The Go value picks the setter by its own kind only; the
+// op's definition decides the attr type in C++ (an int for a float attr, an empty slice for
+// any list attr, a string naming a dtype for a type attr), and a value that cannot be the
+// declared type fails there (GRAFT_EINVAL naming op type and attr).
+func setAttr(p *pins, t attrSetter, name string, value any) error {
 	var f func()
 	switch v := value.(type) {
 	case int:
@@ -86,41 +88,38 @@ func setAttr(p *pins, t attrTarget, name string, value any) error {
 		}
 		f = func() { t.Set_attr_dtype_list(name, l) }
 	case []float64:
-		if lists != nil {
-			f = func() { lists.Set_attr_float_list(name, v) }
-		}
+		f = func() { t.Set_attr_float_list(name, v) }
 	case []float32:
-		if lists != nil {
-			l := make([]float64, len(v))
-			for i, x := range v {
-				l[i] = float64(x)
-			}
-			f = func() { lists.Set_attr_float_list(name, l) }
+		l := make([]float64, len(v))
+		for i, x := range v {
+			l[i] = float64(x)
 		}
+		f = func() { t.Set_attr_float_list(name, l) }
 	case []bool:
-		if lists != nil {
-			f = func() { lists.Set_attr_bool_list(name, v) }
-		}
+		f = func() { t.Set_attr_bool_list(name, v) }
 	case []string:
-		if lists != nil {
-			s := newStringVector(v)
-			p.temp(s)
-			f = func() { lists.Set_attr_string_list(name, s) }
+		s := newStringVector(v)
+		p.temp(s)
+		f = func() { t.Set_attr_string_list(name, s) }
+	case []FuncAttr:
+		l := make([]string, len(v))
+		for i, x := range v {
+			l[i] = string(x)
 		}
+		s := newStringVector(l)
+		p.temp(s)
+		f = func() { t.Set_attr_func_list(name, s) }
 	case []Shape:
-		if lists != nil {
-			s := raw.NewShapeVector__SWIG_0()
-			p.temp(s)
-			for _, x := range v {
-				rs := x.toRaw()
-				s.Add(rs)
-				raw.DeleteShape(rs)
-			}
-			f = func() { lists.Set_attr_shape_list(name, s) }
+		s := raw.NewShapeVector__SWIG_0()
+		p.temp(s)
+		for _, x := range v {
+			rs := x.toRaw()
+			s.Add(rs)
+			raw.DeleteShape(rs)
 		}
-	}
-	if f == nil {
-		return newError(CodeInvalid, fmt.Sprintf("graft: attr '%s': a %T cannot be set here", name, value))
+		f = func() { t.Set_attr_shape_list(name, s) }
+	default:
+		return newError(CodeInvalid, fmt.Sprintf("graft: attr '%s': a %T cannot be an attr value", name, value))
 	}
 	return call(f)
 }
@@ -184,7 +183,10 @@ func (b *OpBuilder) SetDevice(device string) *OpBuilder {
 
 // SetAttr sets attr name from a Go value: int/int32/int64, float32/float64, bool, DType,
 // string or []byte, FuncAttr, Shape, *Tensor, []int64/[]int, []float64/[]float32, []bool,
-// []DType, []string or []Shape.
+// []DType, []string, []FuncAttr or []Shape. The op's definition decides the attr
+// type: an int sets a float attr, an empty slice of any kind sets any list attr, a string
+// names the dtype of a type attr; a value that cannot be the declared type is an error
+// (CodeInvalid) naming op type and attr.
 func (b *OpBuilder) SetAttr(name string, value any) *OpBuilder {
 	return b.step(func(p *pins, r raw.OpBuilder) error { return setAttr(p, r, name, value) })
 }

@@ -7,33 +7,19 @@ import raw "graft.dev/graft/internal/graft_swig"
 // DType is a tensor's element type (graft_dtype).
 type DType int32
 
-// The element types of the C API.
-const (
-	Invalid    DType = 0
-	Float32    DType = 1
-	Float64    DType = 2
-	Int32      DType = 3
-	Uint8      DType = 4
-	Int16      DType = 5
-	Int8       DType = 6
-	String     DType = 7
-	Complex64  DType = 8
-	Int64      DType = 9
-	Bool       DType = 10
-	QInt8      DType = 11
-	QUint8     DType = 12
-	QInt32     DType = 13
-	BFloat16   DType = 14
-	QInt16     DType = 15
-	QUint16    DType = 16
-	Uint16     DType = 17
-	Complex128 DType = 18
-	Float16    DType = 19
-	Resource   DType = 20
-	Variant    DType = 21
-	Uint32     DType = 22
-	Uint64     DType = 23
-)
+// The DType constants (Invalid, Float32, Float64, Int32, ... Uint64) are generated from the C
+// API's dtype enum when the module is assembled (dtype_table.go, see sync_module.cmake).
+
+// DTypes returns every dtype of the C API that is no reference, in code order (the C API's
+// table, graft_dtype_list).
+func DTypes() []DType {
+	codes := raw.Dtype_codes()
+	d := make([]DType, len(codes))
+	for i, c := range codes {
+		d[i] = DType(c)
+	}
+	return d
+}
 
 // String returns the dtype's name ("float32", ...).
 func (d DType) String() string { return raw.Graft_dtype_name(int(d)) }

@@ -311,8 +311,8 @@ func (o *OpCall) AddInputList(values ...*Value) *OpCall {
 	})
 }
 
-// SetAttr sets attr name (int, float, bool, DType, string, FuncAttr, Shape, *Tensor,
-// []int64, []int or []DType).
+// SetAttr sets attr name from a Go value, as OpBuilder.SetAttr does (the same values, the
+// same conversion by the op's declared attr type).
 func (o *OpCall) SetAttr(name string, value any) *OpCall {
 	return o.step(func(p *pins, r raw.OpCall) error { return setAttr(p, r, name, value) })
 }

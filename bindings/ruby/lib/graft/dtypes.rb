@@ -6,12 +6,12 @@
 # everywhere it returns one it returns the Symbol.
 
 module Graft
-  # Symbol => C code of every dtype Graft knows (reference dtypes end in _ref).
-  DTYPES = (1..200).each_with_object({}) do |code, table|
-    next if Graft_swig.graft_dtype_is_valid(code).zero?
-
-    table[Graft_swig.graft_dtype_name(code).to_sym] = code
-  end.freeze
+  # Symbol => C code of every dtype Graft knows (reference dtypes end in _ref): the C API's
+  # table (graft_dtype_list), then the reference dtype of each.
+  DTYPES = Graft_swig.dtype_codes.to_a.then { |codes| codes + codes.map { |c| Graft_swig.graft_dtype_as_ref(c) } }
+                                      .reject(&:zero?)
+                                      .to_h { |code| [Graft_swig.graft_dtype_name(code).to_sym, code] }
+                                      .freeze
 
   DTYPE_NAMES = DTYPES.invert.freeze
   private_constant :DTYPE_NAMES

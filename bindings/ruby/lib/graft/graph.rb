@@ -36,41 +36,39 @@ module Graft
       attrs.each { |name, value| set(builder, name.to_s, value) }
     end
 
+    # Sets attr name by the Ruby value's class alone; the op's definition decides the attr type
+    # (graft.hpp's AttrSetter): an Integer for a float attr, an empty Array for any list attr,
+    # a Symbol or String naming a dtype for a type attr. A value that cannot be the declared
+    # type raises Graft::InvalidArgumentError naming the op type and the attr.
     def set(builder, name, value)
       case value
       when true, false then builder.set_attr_bool(name, value)
       when Integer then builder.set_attr_int(name, value)
       when Float then builder.set_attr_float(name, value)
-      when Symbol
-        if Graft.dtype?(value)
-          builder.set_attr_dtype(name, Graft.dtype_code(value))
-        else
-          builder.set_attr_string(name, value.to_s)
-        end
-      when String then builder.set_attr_string(name, value)
+      when Symbol, String then builder.set_attr_string(name, value.to_s)
       when Tensor then builder.set_attr_tensor(name, value)
       when Shape then builder.set_attr_shape(name, value)
       when Func then builder.set_attr_func(name, value.name)
       when Array then set_list(builder, name, value)
-      else raise TypeError, "graft: attr #{name}: no attr type for #{value.inspect}"
+      else raise TypeError, "graft: attr #{name}: no attr value of #{value.inspect}"
       end
     end
 
     def set_list(builder, name, list)
-      if list.all? { |v| v.is_a?(Integer) }
+      if list.all? { |v| v.is_a?(Integer) } # [] too: any list setter takes the declared type
         builder.set_attr_int_list(name, list)
       elsif list.all? { |v| v == true || v == false }
         builder.set_attr_bool_list(name, list)
       elsif list.all? { |v| v.is_a?(Numeric) }
         builder.set_attr_float_list(name, list.map(&:to_f))
-      elsif list.all? { |v| Graft.dtype?(v) }
-        builder.set_attr_dtype_list(name, list.map { |v| Graft.dtype_code(v) })
-      elsif list.all? { |v| v.is_a?(String) }
-        builder.set_attr_string_list(name, list)
+      elsif list.all? { |v| v.is_a?(Symbol) || v.is_a?(String) }
+        builder.set_attr_string_list(name, list.map(&:to_s))
       elsif list.all? { |v| v.is_a?(Shape) }
         builder.set_attr_shape_list(name, list)
+      elsif list.all? { |v| v.is_a?(Func) }
+        builder.set_attr_func_list(name, list.map(&:name))
       else
-        raise TypeError, "graft: attr #{name}: no list attr type for #{list.inspect}"
+        raise TypeError, "graft: attr #{name}: no list attr value of #{list.inspect}"
       end
     end
   end

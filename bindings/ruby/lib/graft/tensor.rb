@@ -12,13 +12,16 @@ module Graft
   Tensor = Graft_swig::Tensor
   Shape = Graft_swig::Shape
 
-  INT32_RANGE = (-(2**31)...(2**31)).freeze
-  private_constant :INT32_RANGE
+  INT64_RANGE = (-(2**63)...(2**63)).freeze
+  private_constant :INT64_RANGE
 
   class << self
     # A Tensor of data: a scalar or a nested Array of numbers, booleans or strings (or a
-    # Tensor, or a concrete Value). dtype is inferred when not given: float32 for floats,
-    # int32 for integers (int64 when one needs it), bool, string. shape reshapes the elements.
+    # Tensor, or a concrete Value). The C API's one rule makes the tensor (graft_tensor_from_host):
+    # dtype is inferred when not given (float32 for floats, int32 for integers, int64 when one
+    # needs it, bool, string), and a given dtype must hold every element (an element that is no
+    # integer for an integer dtype raises ArgumentError, one out of its range RangeError). shape
+    # reshapes the elements.
     def tensor(data, dtype: nil, shape: nil)
       if data.is_a?(Tensor) || data.is_a?(Value)
         t = data.is_a?(Tensor) ? data : data.to_tensor
@@ -32,8 +35,7 @@ module Graft
         count = dims.inject(1, :*)
         raise ShapeError, "graft: #{flat.size} elements do not fill shape #{dims.inspect}" unless count == flat.size
       end
-      dtype = dtype ? Graft.dtype(dtype) : infer_dtype(flat)
-      Tensor.from_elements(dtype, dims, flat)
+      Tensor.from_elements(dtype && Graft.dtype(dtype), dims, flat)
     end
 
     # A partial Shape: dims with nil (or -1) for unknown dimensions; nil for an unknown rank.
@@ -74,20 +76,6 @@ module Graft
         node.each { |child| collect(child, dims, depth + 1, flat) }
       end
     end
-
-    def infer_dtype(flat)
-      return :float32 if flat.empty? || flat.all?(Float)
-      return :bool if flat.all? { |x| x == true || x == false }
-      return :string if flat.all?(String)
-      if flat.all?(Integer)
-        low, high = flat.minmax
-        return INT32_RANGE.cover?(low) && INT32_RANGE.cover?(high) ? :int32 : :int64
-      end
-      return :float32 if flat.all? { |x| x.is_a?(Numeric) && x.real? }
-
-      bad = flat.find { |x| !x.is_a?(Numeric) || !x.real? }
-      raise TypeError, "graft: cannot make a tensor of #{bad.inspect}"
-    end
   end
 
   class Tensor
@@ -95,50 +83,58 @@ module Graft
     alias_method :size, :num_elements
     alias_method :valid?, :valid
 
-    # A tensor of dtype (a Symbol) and dims from its elements in row-major order.
+    # A tensor of dtype (a Symbol, or nil to infer it) and dims from its elements in row-major
+    # order, by the C API's rule (Tensor.from_host_*). Ruby only sorts the elements into one kind
+    # of host element: all true/false (bools), all Integer (ints), real numbers (doubles), all
+    # String (strings); an empty list is doubles (float32).
     def self.from_elements(dtype, dims, flat)
-      dtype = Graft.dtype(dtype)
-      code = Graft.dtype_code(dtype)
-      case dtype
-      when :string
-        from_strings(dims, flat.map { |s| s.is_a?(String) ? s : s.to_s })
-      when :bool
-        from_bytes(code, dims, flat.map { |b| b ? 1 : 0 }.pack("C*"))
-      else
-        format = Graft.send(:pack_format, dtype)
-        raise DTypeError, "graft: Ruby cannot fill a #{dtype} tensor" unless format
+      code = dtype.nil? ? 0 : Graft.dtype_code(dtype)
+      kind = host_kind(flat)
+      # Strings of the string dtype travel with their lengths (they may hold NUL bytes).
+      return from_strings(dims, flat) if kind == :strings && [0, Graft_swig::GRAFT_STRING].include?(code)
 
-        flat = if format == "f" || format == "d"
-                 flat.all?(Float) ? flat : flat.map { |x| Tensor.float_element(x) }
-               else
-                 Tensor.integer_elements(flat, dtype)
-               end
-        from_bytes(code, dims, flat.pack("#{format}*"))
+      host_error_as_ruby do
+        case kind
+        when :bools then from_host_bools(flat, dims, code)
+        when :ints then from_host_ints(flat, dims, code)
+        when :doubles then from_host_doubles(flat.map(&:to_f), dims, code)
+        else from_host_strings(flat, dims, code)
+        end
       end
     end
 
-    def self.float_element(x)
-      raise TypeError, "graft: #{x.inspect} is no real number" unless x.is_a?(Numeric) && x.real?
-
-      x.to_f
-    end
-
-    def self.integer_elements(flat, dtype)
-      code = Graft.dtype_code(dtype)
-      bits = Graft_swig.graft_dtype_size(code) * 8
-      range = Graft_swig.graft_dtype_is_unsigned(code).nonzero? ? (0...(2**bits)) : (-(2**(bits - 1))...(2**(bits - 1)))
+    # The kind of host element of flat (see from_elements); TypeError for any other mix.
+    def self.host_kind(flat)
+      return :doubles if flat.empty?
+      return :bools if flat.all? { |x| x == true || x == false }
+      return :strings if flat.all?(String)
       if flat.all?(Integer)
-        low, high = flat.minmax
-        return flat if flat.empty? || (range.cover?(low) && range.cover?(high))
-      end
-      flat.map do |x|
-        x = x.to_i if x.is_a?(Float) && x.finite? && x == x.truncate
-        raise ArgumentError, "graft: #{x.inspect} is no integer (for #{dtype})" unless x.is_a?(Integer)
-        raise RangeError, "graft: #{x} is out of range for #{dtype}" unless range.cover?(x)
+        bad = flat.find { |x| !INT64_RANGE.cover?(x) }
+        raise RangeError, "graft: #{bad} is out of range for a host integer (int64)" if bad
 
-        x
+        return :ints
+      end
+      return :doubles if flat.all? { |x| x.is_a?(Numeric) && x.real? }
+
+      bad = flat.find { |x| !x.is_a?(Numeric) || !x.real? }
+      raise TypeError, "graft: cannot make a tensor of #{bad.inspect}"
+    end
+
+    # The C rule's refusal of one element as Ruby's exception: one that is no integer for an
+    # integer dtype (GRAFT_EDTYPE) is an ArgumentError, one out of the dtype's range
+    # (GRAFT_EINVAL) a RangeError, with the C message. Other failures stay Graft::Errors.
+    def self.host_error_as_ruby
+      yield
+    rescue Graft::Error => e
+      raise unless e.message.match?(/\belement \d+\b/)
+
+      case e.code
+      when Graft_swig::GRAFT_EDTYPE then raise ArgumentError, e.message
+      when Graft_swig::GRAFT_EINVAL then raise RangeError, e.message
+      else raise
       end
     end
+    private_class_method :host_kind, :host_error_as_ruby
 
     # The dtype as a Symbol (:float32...).
     def dtype
