@@ -13,12 +13,6 @@ if(NOT PkgConfig_FOUND)
   graft_missing("pkg-config" "pkg-config")
 endif()
 
-# Eigen 3 (header-only): CPU kernels.
-find_package(Eigen3 3.3 CONFIG QUIET)
-if(NOT TARGET Eigen3::Eigen)
-  graft_missing("Eigen 3" "libeigen3-dev")
-endif()
-
 # OpenBLAS through its CBLAS interface: matrix products on the CPU.
 pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
 find_path(GRAFT_CBLAS_INCLUDE_DIR cblas.h PATHS ${OPENBLAS_INCLUDE_DIRS} PATH_SUFFIXES openblas)

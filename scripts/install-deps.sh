@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config ccache git python3
-  libeigen3-dev libopenblas-dev
+  libopenblas-dev
   libprotobuf-c-dev protobuf-c-compiler
   ocl-icd-opencl-dev opencl-headers libclblast-dev pocl-opencl-icd clinfo
   libcmocka-dev swig graphviz libre2-dev
