@@ -9,7 +9,7 @@ packages=(
   libprotobuf-c-dev protobuf-c-compiler
   ocl-icd-opencl-dev opencl-headers libclblast-dev pocl-opencl-icd clinfo
   libcmocka-dev swig graphviz libre2-dev
-  binutils clang libclang-rt-dev lld
+  binutils clang libclang-rt-dev lld abigail-tools
   openjdk-17-jdk-headless junit5 golang-go ruby ruby-dev
 )
 
