@@ -9,6 +9,15 @@ install(TARGETS graft graft_static
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
+# The C API's debug info is in the build for the ABI check only (c_api/CMakeLists.txt): the
+# installed libraries leave it behind (about 7 MB).
+if(GRAFT_ABI_CHECK AND CMAKE_STRIP)
+  foreach(_lib graft graft_static)
+    install(CODE "execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
+      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:${_lib}>\")")
+  endforeach()
+endif()
+
 set(GRAFT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Graft)
 install(EXPORT GraftTargets NAMESPACE Graft:: DESTINATION ${GRAFT_CMAKE_DIR})
 configure_package_config_file(cmake/GraftConfig.cmake.in
