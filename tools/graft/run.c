@@ -356,12 +356,15 @@ static int run_graph(const run_args *args, graft_graph *graph) {
     status = add_gradients(args, graph, feeds, values, &nfeeds, fetches, which_x, &nfetches);
   if (status != TOOL_EXIT_OK) goto done;
 
-  if (graft_session_new(&session, graph, NULL) != GRAFT_OK) {
+  if (nfetches == 0 && ntargets == 0) {
+    /* Only gradients were asked for, and none exists: nothing to run. */
+  } else if (graft_session_new(&session, graph, NULL) != GRAFT_OK) {
     tool_error_graft("cannot make a session");
     status = TOOL_EXIT_FAILURE;
     goto done;
   }
-  if (graft_session_run(results, session, feeds, values, nfeeds, fetches, nfetches, targets, ntargets) != GRAFT_OK) {
+  if (session != NULL &&
+      graft_session_run(results, session, feeds, values, nfeeds, fetches, nfetches, targets, ntargets) != GRAFT_OK) {
     tool_error_graft("cannot run '%s'", args->path);
     status = TOOL_EXIT_FAILURE;
     goto done;
