@@ -1,8 +1,10 @@
 // Gradient functions of the shape, data-movement and indexing ops (see builtin_ops.h):
 // Reshape/ExpandDims/Squeeze, Transpose, ConcatV2/Split/SplitV, Pack/Unpack, Slice, Tile,
-// Pad/PadV2, GatherV2 (dense, axis 0), BroadcastTo, Fill, Cumsum, IdentityN. Formulas as
+// Pad/PadV2, StridedSlice (static), GatherV2 (dense, axis 0), BroadcastTo, Fill, Cumsum, IdentityN. Formulas as
 // TensorFlow's array_grad.py; where TensorFlow uses an op Graft lacks, the equivalent is
 // built from ops Graft has (noted at the function).
+#include <algorithm>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -163,6 +165,101 @@ Status GatherV2Grad(GradientContext& ctx) {
   return Set(ctx, b, 0, b.Reshape(dense, b.Int32s(*sp)));
 }
 
+// StridedSlice with constant begin/end/strides and a static input shape
+// (TensorFlow uses StridedSliceGrad, which Graft lacks): g gets back the input's rank (new
+// axes dropped, shrunk axes restored), zeros are interleaved along strided axes (reshape to
+// [n, 1], pad to [n, s], reshape to [n·s]), and the result is trimmed and padded into place. A negative stride is the
+// forward slice of the same elements with g reversed along that axis (a GatherV2).
+Status StridedSliceGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0);
+  auto sx = StaticShape(x);
+  std::vector<int64_t> begin, end, strides;
+  if (!sx || !ConstInts(ctx.input(1), &begin) || !ConstInts(ctx.input(2), &end) ||
+      !ConstInts(ctx.input(3), &strides) || begin.size() != end.size() || begin.size() != strides.size()) {
+    return errors::Unimplemented("StridedSlice's gradient needs constant begin/end/strides and a static input shape");
+  }
+  const int64_t begin_mask = IntAttr(ctx.op, "begin_mask"), end_mask = IntAttr(ctx.op, "end_mask");
+  const int64_t shrink_mask = IntAttr(ctx.op, "shrink_axis_mask");
+  const int64_t ellipsis_mask = IntAttr(ctx.op, "ellipsis_mask"), new_axis_mask = IntAttr(ctx.op, "new_axis_mask");
+  const size_t rank = sx->size();
+  std::vector<int64_t> first(rank, 0), step(rank, 1), count(*sx);
+  std::vector<bool> reversed(rank, false);
+  // How many input dims an ellipsis stands for.
+  size_t used = 0;
+  for (size_t j = 0; j < begin.size(); ++j) {
+    if (!((ellipsis_mask >> j) & 1) && !((new_axis_mask >> j) & 1)) ++used;
+  }
+  if (used > rank) return errors::InvalidArgument("StridedSlice has more index specs than the input has dims");
+  bool empty = false;
+  size_t dim = 0;  // the input dim spec j applies to
+  for (size_t j = 0; j < begin.size(); ++j) {
+    if ((ellipsis_mask >> j) & 1) {
+      dim += rank - used;
+      continue;
+    }
+    if ((new_axis_mask >> j) & 1) continue;
+    if (dim >= rank) return errors::InvalidArgument("StridedSlice's index specs go past the input's dims");
+    const size_t i = dim++;
+    const int64_t d = (*sx)[i], st = strides[j];
+    if (st == 0) return errors::InvalidArgument("StridedSlice has a zero stride");
+    int64_t bb, ee;
+    if ((shrink_mask >> j) & 1) {
+      bb = begin[j] < 0 ? begin[j] + d : begin[j];
+      ee = bb + 1;
+      count[i] = 1;
+    } else if (st > 0) {
+      auto clamp = [d](int64_t v) { return std::min(std::max(v < 0 ? v + d : v, int64_t{0}), d); };
+      bb = (begin_mask >> j) & 1 ? 0 : clamp(begin[j]);
+      ee = (end_mask >> j) & 1 ? d : clamp(end[j]);
+      count[i] = ee > bb ? (ee - bb + st - 1) / st : 0;
+    } else {
+      // Backwards: from bb down to (not including) ee; the same elements as a forward slice
+      // from the last one reached, in reverse order.
+      auto clamp = [d](int64_t v) { return std::min(std::max(v < 0 ? v + d : v, int64_t{-1}), d - 1); };
+      bb = (begin_mask >> j) & 1 ? d - 1 : clamp(begin[j]);
+      ee = (end_mask >> j) & 1 ? -1 : clamp(end[j]);
+      count[i] = bb > ee ? (bb - ee - st - 1) / -st : 0;
+      if (count[i] > 0) bb -= (count[i] - 1) * -st;
+      reversed[i] = true;
+    }
+    first[i] = bb;
+    step[i] = st > 0 ? st : -st;
+    if (count[i] == 0) empty = true;
+  }
+  if (empty) return Set(ctx, b, 0, b.ZerosLike(x));
+  std::vector<int64_t> shape = count;
+  Output g = b.Reshape(ctx.grad(), b.Int32s(shape));
+  for (size_t k = 0; k < rank; ++k) {
+    if (!reversed[k]) continue;
+    std::vector<int64_t> back;
+    for (int64_t n = count[k] - 1; n >= 0; --n) back.push_back(n);
+    g = b.Op("GatherV2", {g, b.Int32s(back), b.Int32(static_cast<int32_t>(k))});
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    if (step[i] == 1) continue;
+    std::vector<int64_t> split = shape;
+    split.insert(split.begin() + static_cast<std::ptrdiff_t>(i) + 1, 1);
+    std::vector<int64_t> pads(2 * split.size(), 0);
+    pads[2 * (i + 1) + 1] = step[i] - 1;
+    Output p = b.Reshape(b.Int32s(pads), b.Int32s({static_cast<int64_t>(split.size()), 2}));
+    g = b.Op("Pad", {b.Reshape(g, b.Int32s(split)), p});
+    shape[i] *= step[i];
+    g = b.Reshape(g, b.Int32s(shape));
+  }
+  std::vector<int64_t> size(rank), pads(2 * rank);
+  bool trim = false;
+  for (size_t i = 0; i < rank; ++i) {
+    size[i] = std::min(shape[i], (*sx)[i] - first[i]);
+    trim = trim || size[i] != shape[i];
+    pads[2 * i] = first[i];
+    pads[2 * i + 1] = (*sx)[i] - first[i] - size[i];
+  }
+  if (trim) g = b.Op("Slice", {g, b.Int32s(std::vector<int64_t>(rank, 0)), b.Int32s(size)});
+  Output p = b.Reshape(b.Int32s(pads), b.Int32s({static_cast<int64_t>(rank), 2}));
+  return Set(ctx, b, 0, b.Op("Pad", {g, p}));
+}
+
 Status BroadcastToGrad(GradientContext& ctx) {
   GradOps b(ctx);
   return Set(ctx, b, 0, b.BroadcastGrads(ctx.grad(), Output{}, ctx.input(0), ctx.output(0)).first);
@@ -213,6 +310,7 @@ void RegisterArrayGradients(GradientRegistry& r) {
   Reg(r, "PadV2", PadGrad);
   Reg(r, "Tile", TileGrad);
   Reg(r, "GatherV2", GatherV2Grad);
+  Reg(r, "StridedSlice", StridedSliceGrad);
   Reg(r, "BroadcastTo", BroadcastToGrad);
   Reg(r, "Fill", FillGrad);
   Reg(r, "Cumsum", CumsumGrad);

@@ -1,5 +1,6 @@
 // Gradient functions of the neural-network ops (see builtin_ops.h): activations, BiasAdd,
-// MatMul/BatchMatMulV2, Softmax/LogSoftmax, Conv2D and pooling (through the backprop ops).
+// MatMul/BatchMatMulV2, Softmax/LogSoftmax, Conv2D and pooling (through the backprop ops),
+// FusedBatchNormV3 (from its formula).
 // Formulas as TensorFlow's nn_grad.py / math_grad.py.
 #include <string>
 #include <vector>
@@ -200,6 +201,55 @@ Status AvgPoolGrad(GradientContext& ctx) {
   return Finish(ctx, b, {{0, gi}});
 }
 
+// FusedBatchNormV3 (the gradient of y; the batch statistics' gradients are not propagated, as
+// TensorFlow): with x̂ = (x - μ) / √(σ² + ε) over the batch and spatial axes,
+//   d offset = Σ g,  d scale = Σ g·x̂,  dx = scale / √(σ² + ε) · (g - mean(g) - x̂·mean(g·x̂))
+// in training mode (μ, σ² of the batch), and dx = scale / √(σ² + ε) · g with the given mean
+// and variance otherwise.
+Status FusedBatchNormV3Grad(GradientContext& ctx) {
+  GradOps b(ctx);
+  const Node* op = ctx.op;
+  const AttrValue* fmt = op->attr("data_format");
+  const std::string* format = fmt ? fmt->get<std::string>() : nullptr;
+  const bool nchw = format != nullptr && *format == "NCHW";
+  if (format != nullptr && *format != "NHWC" && *format != "NCHW") {
+    return errors::Unimplemented("FusedBatchNormV3's gradient supports NHWC and NCHW, not ", *format);
+  }
+  const AttrValue* eps_attr = op->attr("epsilon");
+  const double eps = eps_attr && eps_attr->get<float>() ? *eps_attr->get<float>() : 1e-4;
+  const bool training = !op->attr("is_training") || BoolAttr(op, "is_training");
+  Output x = ctx.input(0), scale = ctx.input(1), g = ctx.grad(0);
+  const DType u = TypeOf(scale);
+  x = b.Cast(x, u);
+  g = b.Cast(g, u);
+  Output axes = nchw ? b.Int32s({0, 2, 3}) : b.Int32s({0, 1, 2});
+  // Per-channel values shaped to broadcast against x.
+  auto channel = [&](Output v) { return nchw ? b.Reshape(v, b.Int32s({-1, 1, 1})) : v; };
+  Output mean, var;
+  if (training) {
+    mean = b.Op("Mean", {x, axes}, {{"keep_dims", AttrValue::Bool(true)}});
+    var = b.Op("Mean", {b.Square(b.Sub(x, mean)), axes}, {{"keep_dims", AttrValue::Bool(true)}});
+  } else {
+    mean = channel(ctx.input(3));
+    var = channel(ctx.input(4));
+  }
+  Output inv = b.Op("Rsqrt", {b.Add(var, b.Scalar(u, eps))});
+  Output xhat = b.Mul(b.Sub(x, mean), inv);
+  Output doffset = b.Sum(g, axes);
+  Output dscale = b.Sum(b.Mul(g, xhat), axes);
+  Output k = b.Mul(channel(scale), inv);
+  Output dx;
+  if (training) {
+    Output gmean = b.Op("Mean", {g, axes}, {{"keep_dims", AttrValue::Bool(true)}});
+    Output gxmean = b.Op("Mean", {b.Mul(g, xhat), axes}, {{"keep_dims", AttrValue::Bool(true)}});
+    dx = b.Mul(k, b.Sub(b.Sub(g, gmean), b.Mul(xhat, gxmean)));
+  } else {
+    dx = b.Mul(k, g);
+  }
+  dx = b.Cast(dx, TypeOf(ctx.input(0)));
+  return Finish(ctx, b, {{0, dx}, {1, dscale}, {2, doffset}});
+}
+
 void Reg(GradientRegistry& r, const char* name, Fn fn) {
   Status s = r.Register(name, fn);
   if (!s.ok()) {
@@ -226,6 +276,7 @@ void RegisterNnGradients(GradientRegistry& r) {
   Reg(r, "Conv2D", Conv2DGrad);
   Reg(r, "MaxPool", MaxPoolGrad);
   Reg(r, "AvgPool", AvgPoolGrad);
+  Reg(r, "FusedBatchNormV3", FusedBatchNormV3Grad);
 }
 
 }  // namespace graft::ops
