@@ -1,7 +1,7 @@
 // Gradient functions of the shape, data-movement and indexing ops (see builtin_ops.h):
 // Reshape/ExpandDims/Squeeze, Transpose, ConcatV2/Split/SplitV, Pack/Unpack, Slice, Tile,
-// Pad/PadV2, StridedSlice (static), GatherV2 (dense, axis 0), BroadcastTo, Fill, Cumsum, IdentityN. Formulas as
-// TensorFlow's array_grad.py; where TensorFlow uses an op Graft lacks, the equivalent is
+// Pad/PadV2, MirrorPad and StridedSlice (static), GatherV2 (dense, axis 0), BroadcastTo, Fill,
+// Cumsum, IdentityN. Formulas as TensorFlow's array_grad.py; where TensorFlow uses an op Graft lacks, the equivalent is
 // built from ops Graft has (noted at the function).
 #include <algorithm>
 #include <cstddef>
@@ -260,6 +260,54 @@ Status StridedSliceGrad(GradientContext& ctx) {
   return Set(ctx, b, 0, b.Op("Pad", {g, p}));
 }
 
+// MirrorPad (static shape, constant paddings; TensorFlow uses MirrorPadGrad, which Graft
+// lacks): along each padded axis the gradient is g times the 0/1 matrix M[out, in] that says
+// which input element each output element copies (the axis moved last, a MatMul, moved back).
+Status MirrorPadGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0);
+  auto sx = StaticShape(x);
+  std::vector<int64_t> pads;
+  const AttrValue* mode_attr = ctx.op->attr("mode");
+  const std::string* mode = mode_attr ? mode_attr->get<std::string>() : nullptr;
+  if (!sx || !ConstInts(ctx.input(1), &pads) || pads.size() != 2 * sx->size() || mode == nullptr) {
+    return errors::Unimplemented("MirrorPad's gradient needs a static input shape and constant paddings");
+  }
+  const bool reflect = *mode == "REFLECT";
+  const int64_t rank = static_cast<int64_t>(sx->size());
+  const DType t = TypeOf(x);
+  Output g = ctx.grad();
+  std::vector<int64_t> shape(sx->size());
+  for (int64_t i = 0; i < rank; ++i) shape[i] = (*sx)[i] + pads[2 * i] + pads[2 * i + 1];
+  for (int64_t i = 0; i < rank; ++i) {
+    const int64_t d = (*sx)[i], before = pads[2 * i], out = shape[i];
+    if (out == d) continue;
+    Tensor m;
+    std::vector<int64_t> mdims = {out, d};
+    Status s = Tensor::Allocate(DType::kFloat32, mdims, &m);
+    if (!s.ok()) return s;
+    float* mv = m.data<float>();
+    for (int64_t o = 0; o < out; ++o) {
+      int64_t p = o - before;
+      if (p < 0) p = reflect ? -p : -p - 1;
+      if (p >= d) p = reflect ? 2 * (d - 1) - p : 2 * d - 1 - p;
+      if (p < 0 || p >= d) return errors::InvalidArgument("MirrorPad's paddings are too large for dim ", i);
+      mv[o * d + p] += 1.0f;
+    }
+    std::vector<int64_t> perm, moved;
+    for (int64_t k = 0; k < rank; ++k)
+      if (k != i) perm.push_back(k);
+    perm.push_back(i);
+    for (int64_t k : perm) moved.push_back(shape[static_cast<size_t>(k)]);
+    Output gt = b.Transpose(g, b.Int32s(perm));
+    Output prod = b.MatMul(b.Reshape(gt, b.Int32s({-1, out})), b.Cast(b.Const(std::move(m)), t), false, false);
+    moved.back() = d;
+    shape[static_cast<size_t>(i)] = d;
+    g = b.Transpose(b.Reshape(prod, b.Int32s(moved)), b.Op("InvertPermutation", {b.Int32s(perm)}));
+  }
+  return Set(ctx, b, 0, g);
+}
+
 Status BroadcastToGrad(GradientContext& ctx) {
   GradOps b(ctx);
   return Set(ctx, b, 0, b.BroadcastGrads(ctx.grad(), Output{}, ctx.input(0), ctx.output(0)).first);
@@ -308,6 +356,7 @@ void RegisterArrayGradients(GradientRegistry& r) {
   Reg(r, "Slice", SliceGrad);
   Reg(r, "Pad", PadGrad);
   Reg(r, "PadV2", PadGrad);
+  Reg(r, "MirrorPad", MirrorPadGrad);
   Reg(r, "Tile", TileGrad);
   Reg(r, "GatherV2", GatherV2Grad);
   Reg(r, "StridedSlice", StridedSliceGrad);

@@ -1,5 +1,6 @@
 // Gradient functions of the neural-network ops (see builtin_ops.h): activations, BiasAdd,
-// MatMul/BatchMatMulV2, Softmax/LogSoftmax, Conv2D and pooling (through the backprop ops),
+// MatMul/BatchMatMulV2, Softmax/LogSoftmax, Conv2D, DepthwiseConv2dNative and pooling (through
+// the backprop ops),
 // FusedBatchNormV3 (from its formula).
 // Formulas as TensorFlow's nn_grad.py / math_grad.py.
 #include <string>
@@ -187,6 +188,30 @@ Status Conv2DGrad(GradientContext& ctx) {
   return Finish(ctx, b, {{0, gi}, {1, gf}});
 }
 
+// DepthwiseConv2dNative through Conv2D's backprop ops (Graft has no depthwise backprop ops):
+// a depthwise filter f [kh, kw, C, m] is the Conv2D filter F [kh, kw, C, C·m] that is f on the
+// diagonal (F[.., c, c·m + q] = f[.., c, q], zero elsewhere), built as f · I and read back as
+// Σ over the diagonal of dF · I. Needs the filter's static shape; costs C times a depthwise
+// backprop.
+Status DepthwiseConv2dNativeGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output in = ctx.input(0), filter = ctx.input(1), g = ctx.grad();
+  auto sf = StaticShape(filter);
+  if (!sf || sf->size() != 4) return errors::Unimplemented("DepthwiseConv2dNative's gradient needs the filter's static shape");
+  const int64_t kh = (*sf)[0], kw = (*sf)[1], c = (*sf)[2], m = (*sf)[3];
+  Tensor eye;
+  std::vector<int64_t> eye_dims = {c, c, 1};
+  GRAFT_RETURN_IF_ERROR(Tensor::Allocate(DType::kFloat32, eye_dims, &eye));
+  for (int64_t i = 0; i < c; ++i) eye.data<float>()[i * c + i] = 1.0f;
+  Output id = b.Cast(b.Const(std::move(eye)), TypeOf(filter));
+  Output full = b.Reshape(b.Mul(b.Reshape(filter, b.Int32s({kh, kw, c, 1, m})), id), b.Int32s({kh, kw, c, c * m}));
+  AttrMap attrs = CopyAttrs(ctx.op, {"strides", "padding", "explicit_paddings", "data_format", "dilations"});
+  Output gi = b.Op("Conv2DBackpropInput", {b.Shape(in), full, g}, attrs);
+  Output gfull = b.Op("Conv2DBackpropFilter", {in, b.Int32s({kh, kw, c, c * m}), g}, attrs);
+  Output gf = b.Sum(b.Mul(b.Reshape(gfull, b.Int32s({kh, kw, c, c, m})), id), b.Int32s({3}));
+  return Finish(ctx, b, {{0, gi}, {1, gf}});
+}
+
 Status MaxPoolGrad(GradientContext& ctx) {
   GradOps b(ctx);
   Output gi = b.Op("MaxPoolGrad", {ctx.input(0), ctx.output(0), ctx.grad()},
@@ -274,6 +299,7 @@ void RegisterNnGradients(GradientRegistry& r) {
   Reg(r, "Softmax", SoftmaxGrad);
   Reg(r, "LogSoftmax", LogSoftmaxGrad);
   Reg(r, "Conv2D", Conv2DGrad);
+  Reg(r, "DepthwiseConv2dNative", DepthwiseConv2dNativeGrad);
   Reg(r, "MaxPool", MaxPoolGrad);
   Reg(r, "AvgPool", AvgPoolGrad);
   Reg(r, "FusedBatchNormV3", FusedBatchNormV3Grad);
