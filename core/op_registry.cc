@@ -44,7 +44,11 @@ std::vector<std::string> OpRegistry::Names() const {
 }
 
 GradientRegistry& GradientRegistry::Global() {
-  static GradientRegistry* registry = new GradientRegistry();
+  static GradientRegistry* registry = [] {
+    auto* r = new GradientRegistry();
+    RegisterBuiltinGradients(*r);
+    return r;
+  }();
   return *registry;
 }
 

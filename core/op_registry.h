@@ -40,8 +40,7 @@ class OpRegistry {
   std::map<std::string, std::unique_ptr<OpRegistration>, std::less<>> ops_;
 };
 
-// What a gradient function gets and gives is defined by the gradient builder (a later
-// issue); the registry only keeps them.
+// What a gradient function gets and gives: core/gradients/gradient_context.h.
 struct GradientContext;
 using GradientFn = std::function<Status(GradientContext&)>;
 
@@ -68,5 +67,7 @@ class GradientRegistry {
 
 // Registers the built-in op set into registry (called once by OpRegistry::Global()).
 void RegisterBuiltinOps(OpRegistry& registry);
+// Registers the built-in gradient functions (called once by GradientRegistry::Global()).
+void RegisterBuiltinGradients(GradientRegistry& registry);
 
 }  // namespace graft

@@ -17,4 +17,10 @@ void RegisterBuiltinOps(OpRegistry& r) {
   ops::RegisterIoOps(r);
 }
 
+void RegisterBuiltinGradients(GradientRegistry& r) {
+  ops::RegisterMathGradients(r);
+  ops::RegisterNnGradients(r);
+  ops::RegisterArrayGradients(r);
+}
+
 }  // namespace graft

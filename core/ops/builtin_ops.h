@@ -21,6 +21,11 @@ void RegisterControlFlowOps(OpRegistry& r);  // control_flow_ops.cc: v1 loops an
 void RegisterFunctionalOps(OpRegistry& r);   // functional_ops.cc: calls, If/While, tensor lists, host functions
 void RegisterIoOps(OpRegistry& r);           // io_ops.cc: checkpoints, strings, logging, ParseExample
 
+// The built-in gradient functions (registered into GradientRegistry::Global() on first use).
+void RegisterMathGradients(GradientRegistry& r);   // math_grad.cc: elementwise, Cast, Select, reductions
+void RegisterNnGradients(GradientRegistry& r);     // nn_grad.cc: activations, MatMul, softmax, conv, pools
+void RegisterArrayGradients(GradientRegistry& r);  // array_grad.cc: shape, data movement, indexing
+
 // Registers one built-in op. A built-in spec that does not parse is a bug in Graft, caught by
 // every test run: it stops the process with the reason.
 inline void Add(OpRegistry& r, const OpDefBuilder& builder, ShapeFn shape_fn) {

@@ -85,7 +85,7 @@ else
   check "--version prints a version" eval 'succeeded && grep -qxE "graft [0-9]+\.[0-9]+\.[0-9]+" "$work/out"'
 fi
 
-run_synopsis="graft run GRAPH.pb --feed NAME=VALUE ... --fetch TENSOR[=OUT.npy] ... [--target OP ...]"
+run_synopsis="graft run GRAPH.pb --feed NAME=VALUE ... --fetch TENSOR[=OUT.npy] ... [--target OP ...] [--grad-y Y[=VALUE] ... --grad-x X[=OUT.npy] ...]"
 for form in --help -h help; do
   run_graft "$form"
   check "'graft $form' lists every command" eval 'succeeded && has_text "Usage: graft COMMAND" &&
@@ -246,6 +246,17 @@ else
     'succeeded && has_line "c = array(-0.625, dtype=float32)" && has_line "a:0 = array(-1.25, dtype=float32)"'
   run_graft run "$add" --feed x=3 --feed y=4 --target z
   check "run --target only: runs, prints nothing" eval 'succeeded && [ ! -s "$work/out" ]'
+
+  # Gradients: c = a * b, so dc/da = b (times the given gradient), and int32 tensors give none.
+  run_graft run "$mul" --feed a=2.5 --feed b=4 --grad-y c --grad-x a --grad-x b
+  check "run --grad-y c --grad-x a --grad-x b prints dc/da = b and dc/db = a" eval \
+    'succeeded && has_line "d/da = array(4., dtype=float32)" && has_line "d/db = array(2.5, dtype=float32)"'
+  run_graft run "$mul" --feed a=2.5 --feed b=4 --grad-y c=2 --grad-x a
+  check "run --grad-y c=2 scales the gradient" eval 'succeeded && has_line "d/da = array(8., dtype=float32)"'
+  run_graft run "$add" --feed x=3 --feed y=4 --grad-y z --grad-x x
+  check "run --grad-x on an int32 path prints None" eval 'succeeded && has_line "d/dx = None"'
+  run_graft run "$mul" --feed a=1 --feed b=1 --grad-x a
+  check "run --grad-x without --grad-y is a usage error" failed_with 2 "--grad-y"
 
   # --fetch TENSOR=OUT.npy writes NumPy's .npy format 1.0 (header padded to 64 bytes).
   run_graft run "$add" --feed x=3 --feed y=4 --fetch "z=$work/z.npy"

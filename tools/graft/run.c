@@ -1,7 +1,8 @@
 /*
  * run.c: `graft run GRAPH.pb --feed NAME=VALUE ... --fetch TENSOR[=OUT.npy] ... [--target OP ...]`:
  * runs a GraphDef in a session and prints the fetched tensors as NumPy prints them, or writes
- * them to .npy files.
+ * them to .npy files. With --grad-y/--grad-x it also adds the gradients of the ys with respect
+ * to the xs (graft_graph_add_gradients) and fetches them.
  *
  * The command line is checked first (exit status 2), then the graph is loaded (with the
  * prefix "", so that names are those of the file), names are looked up, the feed values are
@@ -21,7 +22,9 @@
 #include "repr.h"
 #include "saved_model.h"
 
-const char tool_run_synopsis[] = "GRAPH.pb --feed NAME=VALUE ... --fetch TENSOR[=OUT.npy] ... [--target OP ...]";
+const char tool_run_synopsis[] =
+    "GRAPH.pb --feed NAME=VALUE ... --fetch TENSOR[=OUT.npy] ... [--target OP ...] [--grad-y Y[=VALUE] ... --grad-x "
+    "X[=OUT.npy] ...]";
 const char tool_run_summary[] = "run a GraphDef (feed tensors, fetch results) or a SavedModel signature";
 const char tool_run_details[] =
     "Loads the GraphDef GRAPH.pb ('-' for standard input), feeds the given tensors, runs what\n"
@@ -32,9 +35,15 @@ const char tool_run_details[] =
     "  --feed NAME=VALUE         feed tensor NAME (\"op:index\", or \"op\" for \"op:0\") with VALUE\n"
     "  --fetch TENSOR[=OUT.npy]  fetch TENSOR: print it, or write it to OUT.npy\n"
     "  --target OP               also run op OP (for its effects; nothing is fetched)\n"
+    "  --grad-y Y[=VALUE]        differentiate tensor Y (the sum of all the ys); VALUE is the\n"
+    "                            gradient flowing into Y (default: ones; give all or none)\n"
+    "  --grad-x X[=OUT.npy]      fetch the gradient of the ys with respect to tensor X: print\n"
+    "                            it, or write it to OUT.npy; with no gradient (X does not reach\n"
+    "                            a y, or only through integer tensors) print \"d/dX = None\"\n"
+    "                            and write no file\n"
     "  -h, --help                show this help\n"
     "\n"
-    "At least one --fetch or --target is needed; each option may be given any number of times.\n"
+    "At least one --fetch, --target or --grad-x is needed; each option may be given any number of times.\n"
     "\n"
     "graft run SAVED_MODEL_DIR [--signature NAME] [--tag TAG ...] --input KEY=VALUE ...\n"
     "          [--output KEY[=OUT.npy] ...] [--then ...]\n"
@@ -70,8 +79,8 @@ typedef struct {
 
 typedef struct {
   const char *path;
-  run_arg *feeds, *fetches, *targets;
-  int nfeeds, nfetches, ntargets;
+  run_arg *feeds, *fetches, *targets, *grad_ys, *grad_xs;
+  int nfeeds, nfetches, ntargets, ngrad_ys, ngrad_xs;
   /* SavedModels */
   const char *signature;
   const char **tags;
@@ -120,6 +129,12 @@ static void free_args(run_args *args) {
     if (args->inputs[i].value != NULL) free((char *)args->inputs[i].name);
   for (int i = 0; i < args->noutputs; ++i)
     if (args->outputs[i].value != NULL) free((char *)args->outputs[i].name);
+  for (int i = 0; i < args->ngrad_ys; ++i)
+    if (args->grad_ys[i].value != NULL) free((char *)args->grad_ys[i].name);
+  for (int i = 0; i < args->ngrad_xs; ++i)
+    if (args->grad_xs[i].value != NULL) free((char *)args->grad_xs[i].name);
+  free(args->grad_ys);
+  free(args->grad_xs);
   free(args->feeds);
   free(args->fetches);
   free(args->targets);
@@ -136,7 +151,9 @@ static int parse_args(run_args *args, int argc, char **argv) {
   args->tags = calloc((size_t)argc, sizeof *args->tags);
   args->inputs = calloc((size_t)argc, sizeof *args->inputs);
   args->outputs = calloc((size_t)argc, sizeof *args->outputs);
-  if (args->feeds == NULL || args->fetches == NULL || args->targets == NULL || args->tags == NULL ||
+  args->grad_ys = calloc((size_t)argc, sizeof *args->grad_ys);
+  args->grad_xs = calloc((size_t)argc, sizeof *args->grad_xs);
+  if (args->grad_ys == NULL || args->grad_xs == NULL || args->feeds == NULL || args->fetches == NULL || args->targets == NULL || args->tags == NULL ||
       args->inputs == NULL || args->outputs == NULL) {
     tool_error("out of memory");
     return TOOL_EXIT_FAILURE;
@@ -161,6 +178,18 @@ static int parse_args(run_args *args, int argc, char **argv) {
       args->fetches[args->nfetches++] = a;
       if (a.name[0] == '\0') return tool_usage_error(cmd, "--fetch '%s' has no tensor name", value);
       if (a.value != NULL && a.value[0] == '\0') return tool_usage_error(cmd, "--fetch '%s' has an empty OUT.npy", value);
+    } else if (!options_done && ((value = option_value(argc, argv, &i, "--grad-y", &missing)) != NULL || missing)) {
+      if (missing) return tool_usage_error(cmd, "option '--grad-y' needs Y[=VALUE]");
+      run_arg a = split_arg(value);
+      args->grad_ys[args->ngrad_ys++] = a;
+      if (a.name[0] == '\0') return tool_usage_error(cmd, "--grad-y '%s' has no tensor name", value);
+      if (a.value != NULL && a.value[0] == '\0') return tool_usage_error(cmd, "--grad-y '%s' has an empty VALUE", value);
+    } else if (!options_done && ((value = option_value(argc, argv, &i, "--grad-x", &missing)) != NULL || missing)) {
+      if (missing) return tool_usage_error(cmd, "option '--grad-x' needs X[=OUT.npy]");
+      run_arg a = split_arg(value);
+      args->grad_xs[args->ngrad_xs++] = a;
+      if (a.name[0] == '\0') return tool_usage_error(cmd, "--grad-x '%s' has no tensor name", value);
+      if (a.value != NULL && a.value[0] == '\0') return tool_usage_error(cmd, "--grad-x '%s' has an empty OUT.npy", value);
     } else if (!options_done && ((value = option_value(argc, argv, &i, "--target", &missing)) != NULL || missing)) {
       if (missing || value[0] == '\0') return tool_usage_error(cmd, "option '--target' needs an op name");
       args->targets[args->ntargets].name = value;
@@ -194,14 +223,19 @@ static int parse_args(run_args *args, int argc, char **argv) {
   if (args->path == NULL) return tool_usage_error(cmd, "missing the GRAPH.pb argument");
   int saved_model_options = args->signature != NULL || args->ntags > 0 || args->ninputs > 0 || args->noutputs > 0;
   if (tool_is_directory(args->path)) {
-    if (args->nfeeds > 0 || args->nfetches > 0 || args->ntargets > 0)
+    if (args->nfeeds > 0 || args->nfetches > 0 || args->ntargets > 0 || args->ngrad_ys > 0 || args->ngrad_xs > 0)
       return tool_usage_error(cmd, "a SavedModel runs by signature: use --input and --output, not --feed/--fetch/--target");
     return TOOL_EXIT_OK;
   }
   if (saved_model_options)
     return tool_usage_error(cmd, "--signature, --tag, --input and --output are for SavedModel directories");
-  if (args->nfetches == 0 && args->ntargets == 0)
-    return tool_usage_error(cmd, "nothing to run: give --fetch TENSOR or --target OP");
+  if (args->nfetches == 0 && args->ntargets == 0 && args->ngrad_xs == 0)
+    return tool_usage_error(cmd, "nothing to run: give --fetch TENSOR, --target OP or --grad-x TENSOR");
+  if ((args->ngrad_ys > 0) != (args->ngrad_xs > 0))
+    return tool_usage_error(cmd, "gradients need both --grad-y and --grad-x");
+  for (int i = 1; i < args->ngrad_ys; ++i)
+    if ((args->grad_ys[i].value == NULL) != (args->grad_ys[0].value == NULL))
+      return tool_usage_error(cmd, "give a VALUE to every --grad-y or to none");
   return TOOL_EXIT_OK;
 }
 
@@ -214,17 +248,92 @@ static int find_tensor(graft_output *out, const graft_graph *graph, const char *
   return TOOL_EXIT_FAILURE;
 }
 
+/* Parses a --feed or --grad-y VALUE for a tensor of dtype (when the value is a literal). */
+static int parse_value(graft_tensor **out, const char *option, const char *name, const char *value, graft_dtype dtype) {
+  char err[ERR_SIZE];
+  if (value[0] == '@') {
+    if (npy_read(out, value + 1, err, sizeof err) != 0) {
+      tool_error("%s %s: %s", option, name, err);
+      return TOOL_EXIT_FAILURE;
+    }
+  } else if (literal_parse(out, value, dtype, err, sizeof err) != 0) {
+    return tool_usage_error("run", "bad value for %s %s: %s", option, name, err);
+  }
+  return TOOL_EXIT_OK;
+}
+
+/* Adds the gradients of --grad-y with respect to --grad-x: each given gradient value becomes a
+ * Placeholder fed with it (appended to feeds/values), each gradient that exists a fetch
+ * (appended to fetches, its --grad-x index in which_x). */
+static int add_gradients(const run_args *args, graft_graph *graph, graft_output *feeds, graft_tensor **values,
+                         int *nfeeds, graft_output *fetches, int *which_x, int *nfetches) {
+  const int ny = args->ngrad_ys, nx = args->ngrad_xs;
+  graft_output *ys = calloc((size_t)ny + 1, sizeof *ys);
+  graft_output *grad_ys = calloc((size_t)ny + 1, sizeof *grad_ys);
+  graft_output *xs = calloc((size_t)nx + 1, sizeof *xs);
+  graft_output *grads = calloc((size_t)nx + 1, sizeof *grads);
+  int status = TOOL_EXIT_OK;
+  int have_values = ny > 0 && args->grad_ys[0].value != NULL;
+  if (ys == NULL || grad_ys == NULL || xs == NULL || grads == NULL) {
+    tool_error("out of memory");
+    status = TOOL_EXIT_FAILURE;
+  }
+  for (int i = 0; i < ny && status == TOOL_EXIT_OK; ++i)
+    status = find_tensor(&ys[i], graph, args->grad_ys[i].name, "--grad-y");
+  for (int i = 0; i < nx && status == TOOL_EXIT_OK; ++i)
+    status = find_tensor(&xs[i], graph, args->grad_xs[i].name, "--grad-x");
+  for (int i = 0; i < ny && status == TOOL_EXIT_OK && have_values; ++i) {
+    graft_tensor *v = NULL;
+    status = parse_value(&v, "--grad-y", args->grad_ys[i].name, args->grad_ys[i].value, graft_output_dtype(ys[i]));
+    if (status != TOOL_EXIT_OK) break;
+    values[*nfeeds] = v;
+    graft_op_desc *desc = NULL;
+    graft_op *op = NULL;
+    if (graft_op_desc_new(&desc, graph, "Placeholder", "grad_y") != GRAFT_OK ||
+        graft_attrs_set_type(graft_op_desc_attrs(desc), "dtype", graft_tensor_dtype(v)) != GRAFT_OK ||
+        graft_op_desc_finish(&op, desc) != GRAFT_OK) {
+      if (op == NULL && desc != NULL) graft_op_desc_free(desc);
+      graft_tensor_free(v);
+      values[*nfeeds] = NULL;
+      tool_error_graft("--grad-y %s", args->grad_ys[i].name);
+      status = TOOL_EXIT_FAILURE;
+      break;
+    }
+    grad_ys[i] = (graft_output){op, 0};
+    feeds[(*nfeeds)++] = grad_ys[i];
+  }
+  if (status == TOOL_EXIT_OK &&
+      graft_graph_add_gradients(grads, graph, ys, ny, xs, nx, have_values ? grad_ys : NULL, NULL) != GRAFT_OK) {
+    tool_error_graft("cannot build the gradients");
+    status = TOOL_EXIT_FAILURE;
+  }
+  for (int i = 0; i < nx && status == TOOL_EXIT_OK; ++i) {
+    if (grads[i].op == NULL) continue;
+    which_x[*nfetches] = i;
+    fetches[(*nfetches)++] = grads[i];
+  }
+  free(ys);
+  free(grad_ys);
+  free(xs);
+  free(grads);
+  return status;
+}
+
 static int run_graph(const run_args *args, graft_graph *graph) {
-  const int nfeeds = args->nfeeds, nfetches = args->nfetches, ntargets = args->ntargets;
-  graft_output *feeds = calloc((size_t)nfeeds + 1, sizeof *feeds);
-  graft_tensor **values = calloc((size_t)nfeeds + 1, sizeof *values);
-  graft_output *fetches = calloc((size_t)nfetches + 1, sizeof *fetches);
-  graft_tensor **results = calloc((size_t)nfetches + 1, sizeof *results);
+  int nfeeds = args->nfeeds, nfetches = args->nfetches;
+  const int ntargets = args->ntargets;
+  const size_t max_feeds = (size_t)nfeeds + (size_t)args->ngrad_ys + 1;
+  const size_t max_fetches = (size_t)nfetches + (size_t)args->ngrad_xs + 1;
+  graft_output *feeds = calloc(max_feeds, sizeof *feeds);
+  graft_tensor **values = calloc(max_feeds, sizeof *values);
+  graft_output *fetches = calloc(max_fetches, sizeof *fetches);
+  int *which_x = calloc(max_fetches, sizeof *which_x);
+  graft_tensor **results = calloc(max_fetches, sizeof *results);
   graft_op **targets = calloc((size_t)ntargets + 1, sizeof *targets);
   graft_session *session = NULL;
   char err[ERR_SIZE];
   int status = TOOL_EXIT_OK;
-  if (feeds == NULL || values == NULL || fetches == NULL || results == NULL || targets == NULL) {
+  if (feeds == NULL || values == NULL || fetches == NULL || which_x == NULL || results == NULL || targets == NULL) {
     tool_error("out of memory");
     status = TOOL_EXIT_FAILURE;
     goto done;
@@ -241,30 +350,44 @@ static int run_graph(const run_args *args, graft_graph *graph) {
       status = TOOL_EXIT_FAILURE;
     }
   }
-  for (int i = 0; i < nfeeds && status == TOOL_EXIT_OK; ++i) {
-    const char *value = args->feeds[i].value;
-    if (value[0] == '@') {
-      if (npy_read(&values[i], value + 1, err, sizeof err) != 0) {
-        tool_error("--feed %s: %s", args->feeds[i].name, err);
-        status = TOOL_EXIT_FAILURE;
-      }
-    } else if (literal_parse(&values[i], value, graft_output_dtype(feeds[i]), err, sizeof err) != 0) {
-      status = tool_usage_error("run", "bad value for --feed %s: %s", args->feeds[i].name, err);
-    }
-  }
+  for (int i = 0; i < nfeeds && status == TOOL_EXIT_OK; ++i)
+    status = parse_value(&values[i], "--feed", args->feeds[i].name, args->feeds[i].value, graft_output_dtype(feeds[i]));
+  if (status == TOOL_EXIT_OK && args->ngrad_xs > 0)
+    status = add_gradients(args, graph, feeds, values, &nfeeds, fetches, which_x, &nfetches);
   if (status != TOOL_EXIT_OK) goto done;
 
-  if (graft_session_new(&session, graph, NULL) != GRAFT_OK) {
+  if (nfetches == 0 && ntargets == 0) {
+    /* Only gradients were asked for, and none exists: nothing to run. */
+  } else if (graft_session_new(&session, graph, NULL) != GRAFT_OK) {
     tool_error_graft("cannot make a session");
     status = TOOL_EXIT_FAILURE;
     goto done;
   }
-  if (graft_session_run(results, session, feeds, values, nfeeds, fetches, nfetches, targets, ntargets) != GRAFT_OK) {
+  if (session != NULL &&
+      graft_session_run(results, session, feeds, values, nfeeds, fetches, nfetches, targets, ntargets) != GRAFT_OK) {
     tool_error_graft("cannot run '%s'", args->path);
     status = TOOL_EXIT_FAILURE;
     goto done;
   }
-  for (int i = 0; i < nfetches && status == TOOL_EXIT_OK; ++i) {
+  for (int i = 0, k = 0; i < args->ngrad_xs && status == TOOL_EXIT_OK; ++i) {
+    /* The gradients that exist follow the --fetch results, in --grad-x order. */
+    const run_arg *x = &args->grad_xs[i];
+    int at = args->nfetches + k;
+    if (at < nfetches && which_x[at] == i) {
+      ++k;
+      if (x->value == NULL) {
+        char label[ERR_SIZE];
+        snprintf(label, sizeof label, "d/d%s", x->name);
+        status = tool_print_tensor(label, results[at]);
+      } else if (npy_write(x->value, results[at], err, sizeof err) != 0) {
+        tool_error("--grad-x %s: %s", x->name, err);
+        status = TOOL_EXIT_FAILURE;
+      }
+    } else {
+      printf("d/d%s = None\n", x->name);
+    }
+  }
+  for (int i = 0; i < args->nfetches && status == TOOL_EXIT_OK; ++i) {
     const run_arg *f = &args->fetches[i];
     if (f->value == NULL) {
       status = tool_print_tensor(f->name, results[i]);
@@ -283,6 +406,7 @@ done:
   free(feeds);
   free(values);
   free(fetches);
+  free(which_x);
   free(results);
   free(targets);
   return status;

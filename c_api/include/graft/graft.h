@@ -26,5 +26,6 @@
 #include "graft/eager.h"
 #include "graft/function.h"
 #include "graft/control_flow.h"
+#include "graft/gradients.h"
 
 #endif /* GRAFT_GRAFT_H */

@@ -94,7 +94,7 @@ GRAFT_API void graft_shape_context_fail(graft_shape_context *ctx, const char *me
 
 /* ---- Gradients ------------------------------------------------------------------------ */
 
-/* What a gradient function receives is defined with the gradient builder (a later version). */
+/* What a gradient function reads and sets: graft/gradients.h (graft_gradient_context_*). */
 typedef struct graft_gradient_context graft_gradient_context;
 typedef int (*graft_gradient_fn)(graft_gradient_context *ctx, void *user_data);
 

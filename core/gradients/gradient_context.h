@@ -1,0 +1,44 @@
+// GradientContext: what a gradient function gets from the gradient builder and gives back —
+// the forward op, its inputs and outputs, the incoming gradient of each output, the graph to
+// add ops to (the builder has entered the op's name scope, "gradients/OP_grad/"), and one
+// slot per input for the gradient that flows to it (left empty: no gradient, TF's None).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "core/graph.h"
+
+namespace graft {
+
+struct GradientContext {
+  GradientContext(Graph& g, Node* forward, std::vector<std::optional<Output>> out_grads)
+      : graph(g), op(forward), grad_outputs(std::move(out_grads)),
+        grad_inputs(static_cast<size_t>(forward->num_inputs())) {}
+
+  Graph& graph;
+  Node* op;  // the forward op
+  // The incoming gradient of each output of op: empty where none flows back. The builder
+  // fills zeros for a differentiable output without a gradient when another output has one,
+  // as TensorFlow does, so a function can use every differentiable output's gradient.
+  std::vector<std::optional<Output>> grad_outputs;
+  // What the function sets: the gradient for each input of op (empty: none).
+  std::vector<std::optional<Output>> grad_inputs;
+
+  Output input(int i) const { return op->input(i); }
+  Output output(int i) const { return Output{op, i}; }
+  int num_inputs() const { return op->num_inputs(); }
+  int num_outputs() const { return op->num_outputs(); }
+  // The gradient of output i, or Output{} (node nullptr) for none.
+  Output grad(int i = 0) const {
+    const auto& g = grad_outputs[static_cast<size_t>(i)];
+    return g ? *g : Output{};
+  }
+  void set_grad(int input, Output g) { grad_inputs[static_cast<size_t>(input)] = g; }
+};
+
+// Whether gradients flow through tensors of dtype: floating, complex, resource and variant
+// (TensorFlow's _IsBackpropagatable); integer, bool and string paths stop.
+bool IsDifferentiableDType(DType dtype);
+
+}  // namespace graft

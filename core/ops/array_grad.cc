@@ -1,0 +1,368 @@
+// Gradient functions of the shape, data-movement and indexing ops (see builtin_ops.h):
+// Reshape/ExpandDims/Squeeze, Transpose, ConcatV2/Split/SplitV, Pack/Unpack, Slice, Tile,
+// Pad/PadV2, MirrorPad and StridedSlice (static), GatherV2 (dense, axis 0), BroadcastTo, Fill,
+// Cumsum, IdentityN. Formulas as TensorFlow's array_grad.py; where TensorFlow uses an op Graft lacks, the equivalent is
+// built from ops Graft has (noted at the function).
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/gradients/grad_ops.h"
+#include "core/gradients/gradient_context.h"
+#include "core/ops/builtin_ops.h"
+
+namespace graft::ops {
+namespace {
+
+using Fn = Status (*)(GradientContext&);
+
+DType TypeOf(const Output& t) { return t.node->output_type(t.index); }
+
+int64_t IntAttr(const Node* op, const char* name, int64_t dflt = 0) {
+  const AttrValue* v = op->attr(name);
+  const int64_t* p = v ? v->get<int64_t>() : nullptr;
+  return p ? *p : dflt;
+}
+
+Status Set(GradientContext& ctx, GradOps& b, int input, Output g) {
+  GRAFT_RETURN_IF_ERROR(b.status());
+  ctx.set_grad(input, g);
+  return Status::Ok();
+}
+
+// Reshape, ExpandDims, Squeeze: g back to the input's shape.
+Status ReshapeGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Set(ctx, b, 0, b.Reshape(ctx.grad(), b.Shape(ctx.input(0))));
+}
+
+Status TransposeGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output inv = b.Op("InvertPermutation", {ctx.input(1)});
+  return Set(ctx, b, 0, b.Transpose(ctx.grad(), inv));
+}
+
+Status IdentityNGrad(GradientContext& ctx) {
+  for (int i = 0; i < ctx.num_inputs(); ++i) {
+    if (ctx.grad_outputs[static_cast<size_t>(i)]) ctx.set_grad(i, ctx.grad(i));
+  }
+  return Status::Ok();
+}
+
+// The size of each tensor along axis (static), for splitting a gradient back.
+bool SizesAlong(const std::vector<Output>& ts, int64_t axis, std::vector<int64_t>* sizes) {
+  sizes->clear();
+  for (const Output& t : ts) {
+    const PartialShape& s = t.node->output_shape(t.index);
+    if (!s.known_rank()) return false;
+    int64_t a = axis < 0 ? axis + s.rank() : axis;
+    if (a < 0 || a >= s.rank() || s.dim(static_cast<int>(a)) < 0) return false;
+    sizes->push_back(s.dim(static_cast<int>(a)));
+  }
+  return true;
+}
+
+// ConcatV2: SplitV of g at the inputs' sizes along the axis.
+Status ConcatV2Grad(GradientContext& ctx) {
+  GradOps b(ctx);
+  const int n = ctx.num_inputs() - 1;
+  Output axis_t = ctx.input(n);
+  std::vector<int64_t> axis;
+  std::vector<Output> values;
+  for (int i = 0; i < n; ++i) values.push_back(ctx.input(i));
+  std::vector<int64_t> sizes;
+  if (!ConstInts(axis_t, &axis) || axis.size() != 1 || !SizesAlong(values, axis[0], &sizes)) {
+    return errors::Unimplemented("ConcatV2's gradient needs a constant axis and known sizes along it");
+  }
+  Node* split = b.AddOp("SplitV", {{{ctx.grad()}, false}, {{b.Int32s(sizes)}, false}, {{b.Int32(static_cast<int32_t>(axis[0]))}, false}},
+                        {{"num_split", AttrValue::Int(n)}});
+  GRAFT_RETURN_IF_ERROR(b.status());
+  for (int i = 0; i < n; ++i) ctx.set_grad(i, Output{split, i});
+  return Status::Ok();
+}
+
+// Split / SplitV: the outputs' gradients (zeros where none) concatenated.
+Status SplitGradImpl(GradientContext& ctx, int value_input, Output axis) {
+  GradOps b(ctx);
+  std::vector<Output> parts;
+  for (int i = 0; i < ctx.num_outputs(); ++i) parts.push_back(ctx.grad(i));
+  Output g = parts.size() == 1 ? parts[0] : b.ListOp("ConcatV2", parts, {axis});
+  return Set(ctx, b, value_input, g);
+}
+Status SplitGrad(GradientContext& ctx) { return SplitGradImpl(ctx, 1, ctx.input(0)); }
+Status SplitVGrad(GradientContext& ctx) { return SplitGradImpl(ctx, 0, ctx.input(2)); }
+
+Status PackGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  const int n = ctx.num_inputs();
+  Node* un = b.AddOp("Unpack", {{{ctx.grad()}, false}},
+                     {{"num", AttrValue::Int(n)}, {"axis", AttrValue::Int(IntAttr(ctx.op, "axis"))}});
+  GRAFT_RETURN_IF_ERROR(b.status());
+  for (int i = 0; i < n; ++i) ctx.set_grad(i, Output{un, i});
+  return Status::Ok();
+}
+
+Status UnpackGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  std::vector<Output> parts;
+  for (int i = 0; i < ctx.num_outputs(); ++i) parts.push_back(ctx.grad(i));
+  return Set(ctx, b, 0, b.ListOp("Pack", parts, {}, {{"axis", AttrValue::Int(IntAttr(ctx.op, "axis"))}}));
+}
+
+// Slice: g padded back to the input's shape: before = begin, after = shape - begin - size.
+Status SliceGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0);
+  Output begin = b.Cast(ctx.input(1), DType::kInt32);
+  Output after = b.Sub(b.Sub(b.Shape(x), begin), b.Shape(ctx.output(0)));
+  Output paddings = b.ListOp("Pack", {begin, after}, {}, {{"axis", AttrValue::Int(1)}});
+  return Set(ctx, b, 0, b.Op("Pad", {ctx.grad(), paddings}));
+}
+
+// Pad / PadV2: the slice of g where the input is.
+Status PadGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0);
+  Output before = b.Reshape(b.Op("Slice", {b.Cast(ctx.input(1), DType::kInt32), b.Int32s({0, 0}), b.Int32s({-1, 1})}),
+                            b.Int32s({-1}));
+  return Set(ctx, b, 0, b.Op("Slice", {ctx.grad(), before, b.Shape(x)}));
+}
+
+// Tile: g reshaped to [m0, d0, m1, d1, ...] and summed over the multiples' axes (static).
+Status TileGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  auto sx = StaticShape(ctx.input(0)), sy = StaticShape(ctx.output(0));
+  if (!sx || !sy || sx->size() != sy->size()) return errors::Unimplemented("Tile's gradient needs static shapes");
+  std::vector<int64_t> split, axes;
+  for (size_t i = 0; i < sx->size(); ++i) {
+    int64_t d = (*sx)[i];
+    split.push_back(d == 0 ? 0 : (*sy)[i] / d);
+    split.push_back(d);
+    axes.push_back(static_cast<int64_t>(2 * i));
+  }
+  Output g = b.Sum(b.Reshape(ctx.grad(), b.Int32s(split)), b.Int32s(axes));
+  return Set(ctx, b, 0, g);
+}
+
+// GatherV2 on axis 0 without batch dims, densely: OneHot(indices)ᵀ · g (TensorFlow builds
+// IndexedSlices and UnsortedSegmentSum, which Graft does not have yet).
+Status GatherV2Grad(GradientContext& ctx) {
+  GradOps b(ctx);
+  std::vector<int64_t> axis;
+  if (!ConstInts(ctx.input(2), &axis) || axis.size() != 1 || axis[0] != 0 || IntAttr(ctx.op, "batch_dims") != 0) {
+    return errors::Unimplemented("GatherV2's gradient supports a constant axis 0 without batch dims only");
+  }
+  auto sp = StaticShape(ctx.input(0));
+  if (!sp || sp->empty()) return errors::Unimplemented("GatherV2's gradient needs the params' static shape");
+  const DType t = TypeOf(ctx.input(0));
+  int64_t rest = 1;
+  for (size_t i = 1; i < sp->size(); ++i) rest *= (*sp)[i];
+  Output flat_idx = b.Reshape(ctx.input(1), b.Int32s({-1}));
+  Output onehot = b.Op("OneHot", {flat_idx, b.Int32(static_cast<int32_t>((*sp)[0])), b.Scalar(t, 1), b.Scalar(t, 0)});
+  Output g2 = b.Reshape(ctx.grad(), b.Int32s({-1, rest}));
+  Output dense = b.MatMul(onehot, g2, true, false);
+  return Set(ctx, b, 0, b.Reshape(dense, b.Int32s(*sp)));
+}
+
+// StridedSlice with constant begin/end/strides and a static input shape
+// (TensorFlow uses StridedSliceGrad, which Graft lacks): g gets back the input's rank (new
+// axes dropped, shrunk axes restored), zeros are interleaved along strided axes (reshape to
+// [n, 1], pad to [n, s], reshape to [n·s]), and the result is trimmed and padded into place. A negative stride is the
+// forward slice of the same elements with g reversed along that axis (a GatherV2).
+Status StridedSliceGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0);
+  auto sx = StaticShape(x);
+  std::vector<int64_t> begin, end, strides;
+  if (!sx || !ConstInts(ctx.input(1), &begin) || !ConstInts(ctx.input(2), &end) ||
+      !ConstInts(ctx.input(3), &strides) || begin.size() != end.size() || begin.size() != strides.size()) {
+    return errors::Unimplemented("StridedSlice's gradient needs constant begin/end/strides and a static input shape");
+  }
+  const int64_t begin_mask = IntAttr(ctx.op, "begin_mask"), end_mask = IntAttr(ctx.op, "end_mask");
+  const int64_t shrink_mask = IntAttr(ctx.op, "shrink_axis_mask");
+  const int64_t ellipsis_mask = IntAttr(ctx.op, "ellipsis_mask"), new_axis_mask = IntAttr(ctx.op, "new_axis_mask");
+  const size_t rank = sx->size();
+  std::vector<int64_t> first(rank, 0), step(rank, 1), count(*sx);
+  std::vector<bool> reversed(rank, false);
+  // How many input dims an ellipsis stands for.
+  size_t used = 0;
+  for (size_t j = 0; j < begin.size(); ++j) {
+    if (!((ellipsis_mask >> j) & 1) && !((new_axis_mask >> j) & 1)) ++used;
+  }
+  if (used > rank) return errors::InvalidArgument("StridedSlice has more index specs than the input has dims");
+  bool empty = false;
+  size_t dim = 0;  // the input dim spec j applies to
+  for (size_t j = 0; j < begin.size(); ++j) {
+    if ((ellipsis_mask >> j) & 1) {
+      dim += rank - used;
+      continue;
+    }
+    if ((new_axis_mask >> j) & 1) continue;
+    if (dim >= rank) return errors::InvalidArgument("StridedSlice's index specs go past the input's dims");
+    const size_t i = dim++;
+    const int64_t d = (*sx)[i], st = strides[j];
+    if (st == 0) return errors::InvalidArgument("StridedSlice has a zero stride");
+    int64_t bb, ee;
+    if ((shrink_mask >> j) & 1) {
+      bb = begin[j] < 0 ? begin[j] + d : begin[j];
+      ee = bb + 1;
+      count[i] = 1;
+    } else if (st > 0) {
+      auto clamp = [d](int64_t v) { return std::min(std::max(v < 0 ? v + d : v, int64_t{0}), d); };
+      bb = (begin_mask >> j) & 1 ? 0 : clamp(begin[j]);
+      ee = (end_mask >> j) & 1 ? d : clamp(end[j]);
+      count[i] = ee > bb ? (ee - bb + st - 1) / st : 0;
+    } else {
+      // Backwards: from bb down to (not including) ee; the same elements as a forward slice
+      // from the last one reached, in reverse order.
+      auto clamp = [d](int64_t v) { return std::min(std::max(v < 0 ? v + d : v, int64_t{-1}), d - 1); };
+      bb = (begin_mask >> j) & 1 ? d - 1 : clamp(begin[j]);
+      ee = (end_mask >> j) & 1 ? -1 : clamp(end[j]);
+      count[i] = bb > ee ? (bb - ee - st - 1) / -st : 0;
+      if (count[i] > 0) bb -= (count[i] - 1) * -st;
+      reversed[i] = true;
+    }
+    first[i] = bb;
+    step[i] = st > 0 ? st : -st;
+    if (count[i] == 0) empty = true;
+  }
+  if (empty) return Set(ctx, b, 0, b.ZerosLike(x));
+  std::vector<int64_t> shape = count;
+  Output g = b.Reshape(ctx.grad(), b.Int32s(shape));
+  for (size_t k = 0; k < rank; ++k) {
+    if (!reversed[k]) continue;
+    std::vector<int64_t> back;
+    for (int64_t n = count[k] - 1; n >= 0; --n) back.push_back(n);
+    g = b.Op("GatherV2", {g, b.Int32s(back), b.Int32(static_cast<int32_t>(k))});
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    if (step[i] == 1) continue;
+    std::vector<int64_t> split = shape;
+    split.insert(split.begin() + static_cast<std::ptrdiff_t>(i) + 1, 1);
+    std::vector<int64_t> pads(2 * split.size(), 0);
+    pads[2 * (i + 1) + 1] = step[i] - 1;
+    Output p = b.Reshape(b.Int32s(pads), b.Int32s({static_cast<int64_t>(split.size()), 2}));
+    g = b.Op("Pad", {b.Reshape(g, b.Int32s(split)), p});
+    shape[i] *= step[i];
+    g = b.Reshape(g, b.Int32s(shape));
+  }
+  std::vector<int64_t> size(rank), pads(2 * rank);
+  bool trim = false;
+  for (size_t i = 0; i < rank; ++i) {
+    size[i] = std::min(shape[i], (*sx)[i] - first[i]);
+    trim = trim || size[i] != shape[i];
+    pads[2 * i] = first[i];
+    pads[2 * i + 1] = (*sx)[i] - first[i] - size[i];
+  }
+  if (trim) g = b.Op("Slice", {g, b.Int32s(std::vector<int64_t>(rank, 0)), b.Int32s(size)});
+  Output p = b.Reshape(b.Int32s(pads), b.Int32s({static_cast<int64_t>(rank), 2}));
+  return Set(ctx, b, 0, b.Op("Pad", {g, p}));
+}
+
+// MirrorPad (static shape, constant paddings; TensorFlow uses MirrorPadGrad, which Graft
+// lacks): along each padded axis the gradient is g times the 0/1 matrix M[out, in] that says
+// which input element each output element copies (the axis moved last, a MatMul, moved back).
+Status MirrorPadGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0);
+  auto sx = StaticShape(x);
+  std::vector<int64_t> pads;
+  const AttrValue* mode_attr = ctx.op->attr("mode");
+  const std::string* mode = mode_attr ? mode_attr->get<std::string>() : nullptr;
+  if (!sx || !ConstInts(ctx.input(1), &pads) || pads.size() != 2 * sx->size() || mode == nullptr) {
+    return errors::Unimplemented("MirrorPad's gradient needs a static input shape and constant paddings");
+  }
+  const bool reflect = *mode == "REFLECT";
+  const int64_t rank = static_cast<int64_t>(sx->size());
+  const DType t = TypeOf(x);
+  Output g = ctx.grad();
+  std::vector<int64_t> shape(sx->size());
+  for (int64_t i = 0; i < rank; ++i) shape[i] = (*sx)[i] + pads[2 * i] + pads[2 * i + 1];
+  for (int64_t i = 0; i < rank; ++i) {
+    const int64_t d = (*sx)[i], before = pads[2 * i], out = shape[i];
+    if (out == d) continue;
+    Tensor m;
+    std::vector<int64_t> mdims = {out, d};
+    Status s = Tensor::Allocate(DType::kFloat32, mdims, &m);
+    if (!s.ok()) return s;
+    float* mv = m.data<float>();
+    for (int64_t o = 0; o < out; ++o) {
+      int64_t p = o - before;
+      if (p < 0) p = reflect ? -p : -p - 1;
+      if (p >= d) p = reflect ? 2 * (d - 1) - p : 2 * d - 1 - p;
+      if (p < 0 || p >= d) return errors::InvalidArgument("MirrorPad's paddings are too large for dim ", i);
+      mv[o * d + p] += 1.0f;
+    }
+    std::vector<int64_t> perm, moved;
+    for (int64_t k = 0; k < rank; ++k)
+      if (k != i) perm.push_back(k);
+    perm.push_back(i);
+    for (int64_t k : perm) moved.push_back(shape[static_cast<size_t>(k)]);
+    Output gt = b.Transpose(g, b.Int32s(perm));
+    Output prod = b.MatMul(b.Reshape(gt, b.Int32s({-1, out})), b.Cast(b.Const(std::move(m)), t), false, false);
+    moved.back() = d;
+    shape[static_cast<size_t>(i)] = d;
+    g = b.Transpose(b.Reshape(prod, b.Int32s(moved)), b.Op("InvertPermutation", {b.Int32s(perm)}));
+  }
+  return Set(ctx, b, 0, g);
+}
+
+Status BroadcastToGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Set(ctx, b, 0, b.BroadcastGrads(ctx.grad(), Output{}, ctx.input(0), ctx.output(0)).first);
+}
+
+// Fill: the value's gradient is the sum of g.
+Status FillGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output g = ctx.grad();
+  Output axes = b.Op("Range", {b.Int32(0), b.Rank(g), b.Int32(1)});
+  return Set(ctx, b, 1, b.Sum(g, axes));
+}
+
+Status CumsumGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  const AttrValue* ex = ctx.op->attr("exclusive");
+  const AttrValue* rev = ctx.op->attr("reverse");
+  const bool exclusive = ex && ex->get<bool>() && *ex->get<bool>();
+  const bool reverse = rev && rev->get<bool>() && *rev->get<bool>();
+  Output g = b.Op("Cumsum", {ctx.grad(), ctx.input(1)},
+                  {{"exclusive", AttrValue::Bool(exclusive)}, {"reverse", AttrValue::Bool(!reverse)}});
+  return Set(ctx, b, 0, g);
+}
+
+void Reg(GradientRegistry& r, const char* name, Fn fn) {
+  Status s = r.Register(name, fn);
+  if (!s.ok()) {
+    std::fprintf(stderr, "graft: invalid built-in gradient: %s\n", s.message().c_str());
+    std::abort();
+  }
+}
+
+}  // namespace
+
+void RegisterArrayGradients(GradientRegistry& r) {
+  Reg(r, "Reshape", ReshapeGrad);
+  Reg(r, "ExpandDims", ReshapeGrad);
+  Reg(r, "Squeeze", ReshapeGrad);
+  Reg(r, "Transpose", TransposeGrad);
+  Reg(r, "IdentityN", IdentityNGrad);
+  Reg(r, "ConcatV2", ConcatV2Grad);
+  Reg(r, "Split", SplitGrad);
+  Reg(r, "SplitV", SplitVGrad);
+  Reg(r, "Pack", PackGrad);
+  Reg(r, "Unpack", UnpackGrad);
+  Reg(r, "Slice", SliceGrad);
+  Reg(r, "Pad", PadGrad);
+  Reg(r, "PadV2", PadGrad);
+  Reg(r, "MirrorPad", MirrorPadGrad);
+  Reg(r, "Tile", TileGrad);
+  Reg(r, "GatherV2", GatherV2Grad);
+  Reg(r, "StridedSlice", StridedSliceGrad);
+  Reg(r, "BroadcastTo", BroadcastToGrad);
+  Reg(r, "Fill", FillGrad);
+  Reg(r, "Cumsum", CumsumGrad);
+}
+
+}  // namespace graft::ops

@@ -1,0 +1,346 @@
+// Gradient functions of the math ops (see builtin_ops.h): elementwise binary ops (with the
+// broadcasting undone), unary math, Cast, AddN, Select/SelectV2 and the reductions. Each
+// follows TensorFlow's formula for the op (math_grad.py), written with GradOps.
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "core/gradients/grad_ops.h"
+#include "core/gradients/gradient_context.h"
+#include "core/ops/builtin_ops.h"
+
+namespace graft::ops {
+namespace {
+
+using Fn = Status (*)(GradientContext&);
+
+DType TypeOf(const Output& t) { return t.node->output_type(t.index); }
+
+// ---- Binary ops: gx, gy of the broadcast result, reduced to each input's shape.
+Status SetBinary(GradientContext& ctx, GradOps& b, Output gx, Output gy) {
+  auto [rx, ry] = b.BroadcastGrads(gx, gy, ctx.input(0), ctx.input(1));
+  GRAFT_RETURN_IF_ERROR(b.status());
+  if (rx.node) ctx.set_grad(0, rx);
+  if (ry.node) ctx.set_grad(1, ry);
+  return Status::Ok();
+}
+
+Status AddGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return SetBinary(ctx, b, ctx.grad(), ctx.grad());
+}
+
+Status SubGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return SetBinary(ctx, b, ctx.grad(), b.Neg(ctx.grad()));
+}
+
+Status MulGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output g = ctx.grad(), x = ctx.input(0), y = ctx.input(1);
+  return SetBinary(ctx, b, b.Mul(g, y), b.Mul(x, g));
+}
+
+Status DivGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output g = ctx.grad(), x = ctx.input(0), y = ctx.input(1);
+  Output gx = b.Div(g, y);
+  Output gy = b.Mul(g, b.Div(b.Div(b.Neg(x), y), y));
+  return SetBinary(ctx, b, gx, gy);
+}
+
+Status DivNoNanGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output g = ctx.grad(), x = ctx.input(0), y = ctx.input(1);
+  Output gx = b.Op("DivNoNan", {g, y});
+  Output gy = b.Mul(g, b.Op("DivNoNan", {b.Op("DivNoNan", {b.Neg(x), y}), y}));
+  return SetBinary(ctx, b, gx, gy);
+}
+
+Status PowGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output g = ctx.grad(), x = ctx.input(0), y = ctx.input(1), z = ctx.output(0);
+  const DType t = TypeOf(x);
+  Output gx = b.Mul(b.Mul(g, y), b.Op("Pow", {x, b.Sub(y, b.Scalar(t, 1))}));
+  // log(x) where x > 0, else 0 (TensorFlow's choice for the exponent's gradient).
+  Output zeros = b.ZerosLike(x);
+  Output log_x = b.Select(b.Op("Greater", {x, zeros}), b.Op("Log", {x}), zeros);
+  Output gy = b.Mul(b.Mul(g, z), log_x);
+  return SetBinary(ctx, b, gx, gy);
+}
+
+// Maximum / Minimum: the gradient goes to x where x is selected (ties to x), else to y.
+Status MaxMinGrad(GradientContext& ctx, const char* cmp) {
+  GradOps b(ctx);
+  Output g = ctx.grad(), x = ctx.input(0), y = ctx.input(1);
+  Output mask = b.Op(cmp, {x, y});
+  Output zeros = b.ZerosLike(g);
+  return SetBinary(ctx, b, b.Select(mask, g, zeros), b.Select(mask, zeros, g));
+}
+Status MaximumGrad(GradientContext& ctx) { return MaxMinGrad(ctx, "GreaterEqual"); }
+Status MinimumGrad(GradientContext& ctx) { return MaxMinGrad(ctx, "LessEqual"); }
+
+Status SquaredDifferenceGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output g = ctx.grad(), x = ctx.input(0), y = ctx.input(1);
+  Output d = b.Mul(b.Mul(b.Scalar(TypeOf(g), 2), g), b.Sub(x, y));
+  return SetBinary(ctx, b, d, b.Neg(d));
+}
+
+// Atan2(y, x): d/dy = x / (x² + y²), d/dx = -y / (x² + y²).
+Status Atan2Grad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output g = ctx.grad(), y = ctx.input(0), x = ctx.input(1);
+  Output inv = b.Reciprocal(b.Add(b.Square(x), b.Square(y)));
+  Output gi = b.Mul(g, inv);
+  return SetBinary(ctx, b, b.Mul(x, gi), b.Mul(b.Neg(y), gi));
+}
+
+// ---- Unary ops: the input's gradient from g, x and y.
+template <typename F>
+Status Unary(GradientContext& ctx, F f) {
+  GradOps b(ctx);
+  Output gx = f(b, ctx.grad(), ctx.input(0), ctx.output(0), TypeOf(ctx.input(0)));
+  GRAFT_RETURN_IF_ERROR(b.status());
+  ctx.set_grad(0, gx);
+  return Status::Ok();
+}
+
+#define UNARY(Name, expr)                                                                   \
+  Status Name##Grad(GradientContext& ctx) {                                                 \
+    return Unary(ctx, [](GradOps& b, Output g, Output x, Output y, DType t) -> Output {     \
+      (void)x;                                                                              \
+      (void)y;                                                                              \
+      (void)t;                                                                              \
+      return expr;                                                                          \
+    });                                                                                     \
+  }
+
+UNARY(Identity, g)
+UNARY(Neg, b.Neg(g))
+UNARY(Abs, b.Mul(g, b.Op("Sign", {x})))
+UNARY(Sign, b.ZerosLike(x))
+UNARY(Square, b.Mul(g, b.Mul(b.Scalar(t, 2), x)))
+UNARY(Sqrt, b.Div(b.Mul(g, b.Scalar(t, 0.5)), y))
+UNARY(Rsqrt, b.Mul(b.Mul(g, b.Scalar(t, -0.5)), b.Mul(b.Square(y), y)))
+UNARY(Reciprocal, b.Mul(g, b.Neg(b.Square(y))))
+UNARY(Exp, b.Mul(g, y))
+UNARY(Expm1, b.Mul(g, b.Op("Exp", {x})))
+UNARY(Log, b.Mul(g, b.Reciprocal(x)))
+UNARY(Log1p, b.Mul(g, b.Reciprocal(b.Add(b.Scalar(t, 1), x))))
+UNARY(Sin, b.Mul(g, b.Op("Cos", {x})))
+UNARY(Cos, b.Neg(b.Mul(g, b.Op("Sin", {x}))))
+UNARY(Tan, b.Mul(g, b.Square(b.Reciprocal(b.Op("Cos", {x})))))
+UNARY(Tanh, b.Op("TanhGrad", {y, g}))
+UNARY(Sigmoid, b.Op("SigmoidGrad", {y, g}))
+UNARY(Erf, b.Mul(g, b.Mul(b.Scalar(t, 2.0 / std::sqrt(std::numbers::pi)), b.Op("Exp", {b.Neg(b.Square(x))}))))
+#undef UNARY
+
+Status CastGrad(GradientContext& ctx) {
+  const DType src = ctx.op->input_type(0), dst = ctx.op->output_type(0);
+  if (!IsDifferentiableDType(src) || !IsDifferentiableDType(dst)) return Status::Ok();
+  GradOps b(ctx);
+  Output gx = b.Cast(ctx.grad(), BaseDType(src));
+  GRAFT_RETURN_IF_ERROR(b.status());
+  ctx.set_grad(0, gx);
+  return Status::Ok();
+}
+
+Status AddNGrad(GradientContext& ctx) {
+  for (int i = 0; i < ctx.num_inputs(); ++i) ctx.set_grad(i, ctx.grad());
+  return Status::Ok();
+}
+
+// Select(c, t, e) / SelectV2: the gradient goes to t where c holds, to e elsewhere (SelectV2
+// also undoes broadcasting).
+Status SelectGradImpl(GradientContext& ctx, bool v2) {
+  GradOps b(ctx);
+  Output c = ctx.input(0), g = ctx.grad();
+  Output zeros = b.ZerosLike(g);
+  const char* type = v2 ? "SelectV2" : "Select";
+  Output gt = b.Op(type, {c, g, zeros});
+  Output ge = b.Op(type, {c, zeros, g});
+  if (v2) {
+    gt = b.BroadcastGrads(gt, Output{}, ctx.input(1), ctx.output(0)).first;
+    ge = b.BroadcastGrads(ge, Output{}, ctx.input(2), ctx.output(0)).first;
+  }
+  GRAFT_RETURN_IF_ERROR(b.status());
+  ctx.set_grad(1, gt);
+  ctx.set_grad(2, ge);
+  return Status::Ok();
+}
+Status SelectGrad(GradientContext& ctx) { return SelectGradImpl(ctx, false); }
+Status SelectV2Grad(GradientContext& ctx) { return SelectGradImpl(ctx, true); }
+
+// ---- Reductions. The input's shape with the reduced axes kept as 1: a constant when the
+// shape is known, else Shape(x) * keep + drop (keep 1 and drop 0 on kept axes, 0 and 1 on
+// reduced ones). The axes must be constant and the input's rank known.
+Status KeptShape(GradientContext& ctx, GradOps& b, Output* kept, std::vector<bool>* reduced) {
+  Output x = ctx.input(0);
+  const PartialShape& shape = x.node->output_shape(x.index);
+  std::vector<int64_t> axes;
+  if (!ConstInts(ctx.input(1), &axes)) {
+    return errors::Unimplemented("the reduction axes must be a constant (input 1 is ", Graph::TensorName(ctx.input(1)),
+                                 ")");
+  }
+  if (!shape.known_rank()) return errors::Unimplemented("the input's rank must be known");
+  const int rank = shape.rank();
+  reduced->assign(static_cast<size_t>(rank), false);
+  for (int64_t a : axes) {
+    int64_t n = a < 0 ? a + rank : a;
+    if (n < 0 || n >= rank) return errors::InvalidArgument("reduction axis ", a, " is out of range for rank ", rank);
+    (*reduced)[static_cast<size_t>(n)] = true;
+  }
+  if (shape.IsFullyDefined()) {
+    std::vector<int64_t> dims = shape.dims();
+    for (int i = 0; i < rank; ++i)
+      if ((*reduced)[static_cast<size_t>(i)]) dims[static_cast<size_t>(i)] = 1;
+    *kept = b.Int32s(dims);
+  } else {
+    std::vector<int64_t> keep, drop;
+    for (int i = 0; i < rank; ++i) {
+      keep.push_back((*reduced)[static_cast<size_t>(i)] ? 0 : 1);
+      drop.push_back((*reduced)[static_cast<size_t>(i)] ? 1 : 0);
+    }
+    *kept = b.Add(b.Mul(b.Shape(x), b.Int32s(keep)), b.Int32s(drop));
+  }
+  return b.status();
+}
+
+// g, reshaped to the kept shape and broadcast to the input's shape.
+Status SumGradImpl(GradientContext& ctx, GradOps& b, Output* out, Output* kept_out = nullptr) {
+  Output kept;
+  std::vector<bool> reduced;
+  GRAFT_RETURN_IF_ERROR(KeptShape(ctx, b, &kept, &reduced));
+  if (kept_out) *kept_out = kept;
+  *out = b.Op("BroadcastTo", {b.Reshape(ctx.grad(), kept), b.Shape(ctx.input(0))});
+  return b.status();
+}
+
+Status SumGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output gx;
+  GRAFT_RETURN_IF_ERROR(SumGradImpl(ctx, b, &gx));
+  ctx.set_grad(0, gx);
+  return Status::Ok();
+}
+
+Status MeanGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output gx;
+  GRAFT_RETURN_IF_ERROR(SumGradImpl(ctx, b, &gx));
+  const DType t = TypeOf(ctx.input(0));
+  auto sx = StaticShape(ctx.input(0)), sy = StaticShape(ctx.output(0));
+  Output factor;
+  if (sx && sy) {
+    int64_t nx = 1, ny = 1;
+    for (int64_t d : *sx) nx *= d;
+    for (int64_t d : *sy) ny *= d;
+    factor = b.Scalar(t, ny == 0 ? 0.0 : static_cast<double>(nx / std::max<int64_t>(ny, 1)));
+  } else {
+    Output ny = b.Op("Maximum", {b.Size(ctx.output(0)), b.Int32(1)});
+    factor = b.Cast(b.Op("FloorDiv", {b.Size(ctx.input(0)), ny}), t);
+  }
+  gx = b.Div(gx, factor);
+  GRAFT_RETURN_IF_ERROR(b.status());
+  ctx.set_grad(0, gx);
+  return Status::Ok();
+}
+
+// Max / Min: the gradient is shared equally among the elements equal to the result.
+Status MaxMinReductionGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output kept;
+  std::vector<bool> reduced;
+  GRAFT_RETURN_IF_ERROR(KeptShape(ctx, b, &kept, &reduced));
+  Output x = ctx.input(0);
+  const DType t = TypeOf(x);
+  Output y_kept = b.Reshape(ctx.output(0), kept);
+  Output eq = b.Cast(b.Op("Equal", {x, y_kept}), t);
+  Output count = b.Sum(eq, ctx.input(1), /*keep_dims=*/true);
+  Output g_kept = b.Reshape(ctx.grad(), kept);
+  Output gx = b.Mul(b.Div(eq, count), g_kept);
+  GRAFT_RETURN_IF_ERROR(b.status());
+  ctx.set_grad(0, gx);
+  return Status::Ok();
+}
+
+// Prod: the product of the other elements, as y / x (exact for inputs without zeros).
+Status ProdGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output kept;
+  std::vector<bool> reduced;
+  GRAFT_RETURN_IF_ERROR(KeptShape(ctx, b, &kept, &reduced));
+  Output x = ctx.input(0);
+  Output y_kept = b.Reshape(ctx.output(0), kept);
+  Output g_kept = b.Reshape(ctx.grad(), kept);
+  Output gx = b.Mul(g_kept, b.Op("DivNoNan", {y_kept, x}));
+  GRAFT_RETURN_IF_ERROR(b.status());
+  ctx.set_grad(0, gx);
+  return Status::Ok();
+}
+
+void Reg(GradientRegistry& r, const char* name, Fn fn) {
+  Status s = r.Register(name, fn);
+  if (!s.ok()) {
+    std::fprintf(stderr, "graft: invalid built-in gradient: %s\n", s.message().c_str());
+    std::abort();
+  }
+}
+
+}  // namespace
+
+void RegisterMathGradients(GradientRegistry& r) {
+  Reg(r, "Add", AddGrad);
+  Reg(r, "AddV2", AddGrad);
+  Reg(r, "Sub", SubGrad);
+  Reg(r, "Mul", MulGrad);
+  Reg(r, "Div", DivGrad);
+  Reg(r, "RealDiv", DivGrad);
+  Reg(r, "DivNoNan", DivNoNanGrad);
+  Reg(r, "Pow", PowGrad);
+  Reg(r, "Maximum", MaximumGrad);
+  Reg(r, "Minimum", MinimumGrad);
+  Reg(r, "SquaredDifference", SquaredDifferenceGrad);
+  Reg(r, "Atan2", Atan2Grad);
+  Reg(r, "Neg", NegGrad);
+  Reg(r, "Abs", AbsGrad);
+  Reg(r, "Sign", SignGrad);
+  Reg(r, "Square", SquareGrad);
+  Reg(r, "Sqrt", SqrtGrad);
+  Reg(r, "Rsqrt", RsqrtGrad);
+  Reg(r, "Reciprocal", ReciprocalGrad);
+  Reg(r, "Exp", ExpGrad);
+  Reg(r, "Expm1", Expm1Grad);
+  Reg(r, "Log", LogGrad);
+  Reg(r, "Log1p", Log1pGrad);
+  Reg(r, "Sin", SinGrad);
+  Reg(r, "Cos", CosGrad);
+  Reg(r, "Tan", TanGrad);
+  Reg(r, "Tanh", TanhGrad);
+  Reg(r, "Sigmoid", SigmoidGrad);
+  Reg(r, "Erf", ErfGrad);
+  Reg(r, "Cast", CastGrad);
+  Reg(r, "AddN", AddNGrad);
+  Reg(r, "Select", SelectGrad);
+  Reg(r, "SelectV2", SelectV2Grad);
+  Reg(r, "Sum", SumGrad);
+  Reg(r, "Mean", MeanGrad);
+  Reg(r, "Max", MaxMinReductionGrad);
+  Reg(r, "Min", MaxMinReductionGrad);
+  Reg(r, "Prod", ProdGrad);
+  Reg(r, "Identity", IdentityGrad);
+  Reg(r, "Snapshot", IdentityGrad);
+  Reg(r, "PlaceholderWithDefault", IdentityGrad);
+  for (const char* name : {"StopGradient", "Floor", "Ceil", "Round", "Rint", "FloorDiv", "FloorMod", "TruncateDiv",
+                           "TruncateMod", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual",
+                           "LogicalAnd", "LogicalOr", "LogicalNot", "IsNan", "IsInf", "IsFinite", "ArgMax", "ArgMin",
+                           "Shape", "ShapeN", "Size", "Rank", "ZerosLike", "OnesLike", "BroadcastGradientArgs",
+                           "Const", "Placeholder", "Range", "OneHot", "Where"}) {
+    Status s = r.RegisterNotDifferentiable(name);
+    if (!s.ok()) std::abort();
+  }
+}
+
+}  // namespace graft::ops

@@ -1,0 +1,307 @@
+// Gradient functions of the neural-network ops (see builtin_ops.h): activations, BiasAdd,
+// MatMul/BatchMatMulV2, Softmax/LogSoftmax, Conv2D, DepthwiseConv2dNative and pooling (through
+// the backprop ops), FusedBatchNormV3 (from its formula). Formulas as TensorFlow's nn_grad.py /
+// math_grad.py.
+#include <string>
+#include <vector>
+
+#include "core/gradients/grad_ops.h"
+#include "core/gradients/gradient_context.h"
+#include "core/ops/builtin_ops.h"
+
+namespace graft::ops {
+namespace {
+
+using Fn = Status (*)(GradientContext&);
+
+DType TypeOf(const Output& t) { return t.node->output_type(t.index); }
+
+// The attrs of op named in names (those it has), for an op built from the same settings.
+AttrMap CopyAttrs(const Node* op, std::initializer_list<const char*> names) {
+  AttrMap out;
+  for (const char* n : names) {
+    if (const AttrValue* v = op->attr(n)) out[n] = *v;
+  }
+  return out;
+}
+
+Status Finish(GradientContext& ctx, GradOps& b, std::initializer_list<std::pair<int, Output>> grads) {
+  GRAFT_RETURN_IF_ERROR(b.status());
+  for (const auto& [i, g] : grads) ctx.set_grad(i, g);
+  return Status::Ok();
+}
+
+Status ReluGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Finish(ctx, b, {{0, b.Op("ReluGrad", {ctx.grad(), ctx.output(0)})}});
+}
+
+Status Relu6Grad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Finish(ctx, b, {{0, b.Op("Relu6Grad", {ctx.grad(), ctx.input(0)})}});
+}
+
+Status EluGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output g = ctx.grad(), y = ctx.output(0);
+  const DType t = TypeOf(y);
+  Output neg = b.Op("Less", {y, b.Scalar(t, 0)});
+  return Finish(ctx, b, {{0, b.Select(neg, b.Mul(g, b.Add(y, b.Scalar(t, 1))), g)}});
+}
+
+Status SeluGrad(GradientContext& ctx) {
+  constexpr double kScale = 1.0507009873554804934193349852946;
+  constexpr double kAlpha = 1.6732632423543772848170429916717;
+  GradOps b(ctx);
+  Output g = ctx.grad(), y = ctx.output(0);
+  const DType t = TypeOf(y);
+  Output neg = b.Op("Less", {y, b.Scalar(t, 0)});
+  Output gneg = b.Mul(g, b.Add(y, b.Scalar(t, kScale * kAlpha)));
+  return Finish(ctx, b, {{0, b.Select(neg, gneg, b.Mul(g, b.Scalar(t, kScale)))}});
+}
+
+Status SoftplusGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Finish(ctx, b, {{0, b.Mul(ctx.grad(), b.Op("Sigmoid", {ctx.input(0)}))}});
+}
+
+Status SoftsignGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0);
+  Output d = b.Square(b.Add(b.Scalar(TypeOf(x), 1), b.Op("Abs", {x})));
+  return Finish(ctx, b, {{0, b.Div(ctx.grad(), d)}});
+}
+
+Status LeakyReluGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0), g = ctx.grad();
+  const AttrValue* a = ctx.op->attr("alpha");
+  const float* alpha = a ? a->get<float>() : nullptr;
+  const DType t = TypeOf(x);
+  Output pos = b.Op("Greater", {x, b.Scalar(t, 0)});
+  return Finish(ctx, b, {{0, b.Select(pos, g, b.Mul(g, b.Scalar(t, alpha ? *alpha : 0.2)))}});
+}
+
+Status BiasAddGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output gb = b.Op("BiasAddGrad", {ctx.grad()}, CopyAttrs(ctx.op, {"data_format"}));
+  return Finish(ctx, b, {{0, ctx.grad()}, {1, gb}});
+}
+
+bool BoolAttr(const Node* op, const char* name) {
+  const AttrValue* v = op->attr(name);
+  const bool* p = v ? v->get<bool>() : nullptr;
+  return p != nullptr && *p;
+}
+
+Status MatMulGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  const bool ta = BoolAttr(ctx.op, "transpose_a"), tb = BoolAttr(ctx.op, "transpose_b");
+  Output a = ctx.input(0), w = ctx.input(1), g = ctx.grad();
+  Output ga, gw;
+  if (!ta && !tb) {
+    ga = b.MatMul(g, w, false, true);
+    gw = b.MatMul(a, g, true, false);
+  } else if (!ta && tb) {
+    ga = b.MatMul(g, w, false, false);
+    gw = b.MatMul(g, a, true, false);
+  } else if (ta && !tb) {
+    ga = b.MatMul(w, g, false, true);
+    gw = b.MatMul(a, g, false, false);
+  } else {
+    ga = b.MatMul(w, g, true, true);
+    gw = b.MatMul(g, a, true, true);
+  }
+  return Finish(ctx, b, {{0, ga}, {1, gw}});
+}
+
+// The gradient of a batch matmul operand, summed over the batch dims it was broadcast along
+// (static shapes only).
+Output ReduceBatch(GradOps& b, Output g, Output x) {
+  auto sg = StaticShape(g), sx = StaticShape(x);
+  if (!b.ok()) return g;
+  if (!sg || !sx) {
+    b.Fail(errors::Unimplemented("BatchMatMulV2's gradient needs static shapes (", Graph::TensorName(x), ")"));
+    return Output{};
+  }
+  if (*sg == *sx) return g;
+  const size_t rank = sg->size();
+  std::vector<int64_t> axes;
+  for (size_t i = 0; i + 2 < rank; ++i) {
+    const size_t pad = rank - sx->size();
+    int64_t dx = i < pad ? 1 : (*sx)[i - pad];
+    if (dx == 1 && (*sg)[i] != 1) axes.push_back(static_cast<int64_t>(i));
+  }
+  Output summed = axes.empty() ? g : b.Sum(g, b.Int32s(axes));
+  return b.Reshape(summed, b.Int32s(*sx));
+}
+
+Status BatchMatMulV2Grad(GradientContext& ctx) {
+  GradOps b(ctx);
+  const bool ax = BoolAttr(ctx.op, "adj_x"), ay = BoolAttr(ctx.op, "adj_y");
+  Output x = ctx.input(0), y = ctx.input(1), g = ctx.grad();
+  auto bmm = [&](Output p, Output q, bool ap, bool aq) {
+    return b.Op("BatchMatMulV2", {p, q}, {{"adj_x", AttrValue::Bool(ap)}, {"adj_y", AttrValue::Bool(aq)}});
+  };
+  Output gx, gy;
+  if (!ax && !ay) {
+    gx = bmm(g, y, false, true);
+    gy = bmm(x, g, true, false);
+  } else if (!ax && ay) {
+    gx = bmm(g, y, false, false);
+    gy = bmm(g, x, true, false);
+  } else if (ax && !ay) {
+    gx = bmm(y, g, false, true);
+    gy = bmm(x, g, false, false);
+  } else {
+    gx = bmm(y, g, true, true);
+    gy = bmm(g, x, true, true);
+  }
+  gx = ReduceBatch(b, gx, x);
+  gy = ReduceBatch(b, gy, y);
+  return Finish(ctx, b, {{0, gx}, {1, gy}});
+}
+
+Status SoftmaxGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output y = ctx.output(0), g = ctx.grad();
+  Output s = b.Sum(b.Mul(g, y), b.Int32s({-1}), /*keep_dims=*/true);
+  return Finish(ctx, b, {{0, b.Mul(b.Sub(g, s), y)}});
+}
+
+Status LogSoftmaxGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output y = ctx.output(0), g = ctx.grad();
+  Output s = b.Sum(g, b.Int32s({-1}), /*keep_dims=*/true);
+  return Finish(ctx, b, {{0, b.Sub(g, b.Mul(s, b.Op("Exp", {y})))}});
+}
+
+Status Conv2DGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output in = ctx.input(0), filter = ctx.input(1), g = ctx.grad();
+  auto attrs = [&] {
+    return CopyAttrs(ctx.op, {"strides", "padding", "explicit_paddings", "data_format", "dilations", "use_cudnn_on_gpu"});
+  };
+  Output gi = b.Op("Conv2DBackpropInput", {b.Shape(in), filter, g}, attrs());
+  Output gf = b.Op("Conv2DBackpropFilter", {in, b.Shape(filter), g}, attrs());
+  return Finish(ctx, b, {{0, gi}, {1, gf}});
+}
+
+// DepthwiseConv2dNative through Conv2D's backprop ops (Graft has no depthwise backprop ops):
+// a depthwise filter f [kh, kw, C, m] is the Conv2D filter F [kh, kw, C, C·m] that is f on the
+// diagonal (F[.., c, c·m + q] = f[.., c, q], zero elsewhere), built as f · I and read back as
+// Σ over the diagonal of dF · I. Needs the filter's static shape; costs C times a depthwise
+// backprop.
+Status DepthwiseConv2dNativeGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output in = ctx.input(0), filter = ctx.input(1), g = ctx.grad();
+  auto sf = StaticShape(filter);
+  if (!sf || sf->size() != 4) return errors::Unimplemented("DepthwiseConv2dNative's gradient needs the filter's static shape");
+  const int64_t kh = (*sf)[0], kw = (*sf)[1], c = (*sf)[2], m = (*sf)[3];
+  Tensor eye;
+  std::vector<int64_t> eye_dims = {c, c, 1};
+  GRAFT_RETURN_IF_ERROR(Tensor::Allocate(DType::kFloat32, eye_dims, &eye));
+  for (int64_t i = 0; i < c; ++i) eye.data<float>()[i * c + i] = 1.0f;
+  Output id = b.Cast(b.Const(std::move(eye)), TypeOf(filter));
+  Output full = b.Reshape(b.Mul(b.Reshape(filter, b.Int32s({kh, kw, c, 1, m})), id), b.Int32s({kh, kw, c, c * m}));
+  AttrMap attrs = CopyAttrs(ctx.op, {"strides", "padding", "explicit_paddings", "data_format", "dilations"});
+  Output gi = b.Op("Conv2DBackpropInput", {b.Shape(in), full, g}, attrs);
+  Output gfull = b.Op("Conv2DBackpropFilter", {in, b.Int32s({kh, kw, c, c * m}), g}, attrs);
+  Output gf = b.Sum(b.Mul(b.Reshape(gfull, b.Int32s({kh, kw, c, c, m})), id), b.Int32s({3}));
+  return Finish(ctx, b, {{0, gi}, {1, gf}});
+}
+
+Status MaxPoolGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output gi = b.Op("MaxPoolGrad", {ctx.input(0), ctx.output(0), ctx.grad()},
+                   CopyAttrs(ctx.op, {"ksize", "strides", "padding", "explicit_paddings", "data_format"}));
+  return Finish(ctx, b, {{0, gi}});
+}
+
+Status AvgPoolGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output gi = b.Op("AvgPoolGrad", {b.Shape(ctx.input(0)), ctx.grad()},
+                   CopyAttrs(ctx.op, {"ksize", "strides", "padding", "data_format"}));
+  return Finish(ctx, b, {{0, gi}});
+}
+
+// FusedBatchNormV3 (the gradient of y; the batch statistics' gradients are not propagated, as
+// TensorFlow): with x̂ = (x - μ) / √(σ² + ε) over the batch and spatial axes,
+//   d offset = Σ g,  d scale = Σ g·x̂,  dx = scale / √(σ² + ε) · (g - mean(g) - x̂·mean(g·x̂))
+// in training mode (μ, σ² of the batch), and dx = scale / √(σ² + ε) · g with the given mean
+// and variance otherwise.
+Status FusedBatchNormV3Grad(GradientContext& ctx) {
+  GradOps b(ctx);
+  const Node* op = ctx.op;
+  const AttrValue* fmt = op->attr("data_format");
+  const std::string* format = fmt ? fmt->get<std::string>() : nullptr;
+  const bool nchw = format != nullptr && *format == "NCHW";
+  if (format != nullptr && *format != "NHWC" && *format != "NCHW") {
+    return errors::Unimplemented("FusedBatchNormV3's gradient supports NHWC and NCHW, not ", *format);
+  }
+  const AttrValue* eps_attr = op->attr("epsilon");
+  const double eps = eps_attr && eps_attr->get<float>() ? *eps_attr->get<float>() : 1e-4;
+  const bool training = !op->attr("is_training") || BoolAttr(op, "is_training");
+  Output x = ctx.input(0), scale = ctx.input(1), g = ctx.grad(0);
+  const DType u = TypeOf(scale);
+  x = b.Cast(x, u);
+  g = b.Cast(g, u);
+  Output axes = nchw ? b.Int32s({0, 2, 3}) : b.Int32s({0, 1, 2});
+  // Per-channel values shaped to broadcast against x.
+  auto channel = [&](Output v) { return nchw ? b.Reshape(v, b.Int32s({-1, 1, 1})) : v; };
+  Output mean, var;
+  if (training) {
+    mean = b.Op("Mean", {x, axes}, {{"keep_dims", AttrValue::Bool(true)}});
+    var = b.Op("Mean", {b.Square(b.Sub(x, mean)), axes}, {{"keep_dims", AttrValue::Bool(true)}});
+  } else {
+    mean = channel(ctx.input(3));
+    var = channel(ctx.input(4));
+  }
+  Output inv = b.Op("Rsqrt", {b.Add(var, b.Scalar(u, eps))});
+  Output xhat = b.Mul(b.Sub(x, mean), inv);
+  Output doffset = b.Sum(g, axes);
+  Output dscale = b.Sum(b.Mul(g, xhat), axes);
+  Output k = b.Mul(channel(scale), inv);
+  Output dx;
+  if (training) {
+    Output gmean = b.Op("Mean", {g, axes}, {{"keep_dims", AttrValue::Bool(true)}});
+    Output gxmean = b.Op("Mean", {b.Mul(g, xhat), axes}, {{"keep_dims", AttrValue::Bool(true)}});
+    dx = b.Mul(k, b.Sub(b.Sub(g, gmean), b.Mul(xhat, gxmean)));
+  } else {
+    dx = b.Mul(k, g);
+  }
+  dx = b.Cast(dx, TypeOf(ctx.input(0)));
+  return Finish(ctx, b, {{0, dx}, {1, dscale}, {2, doffset}});
+}
+
+void Reg(GradientRegistry& r, const char* name, Fn fn) {
+  Status s = r.Register(name, fn);
+  if (!s.ok()) {
+    std::fprintf(stderr, "graft: invalid built-in gradient: %s\n", s.message().c_str());
+    std::abort();
+  }
+}
+
+}  // namespace
+
+void RegisterNnGradients(GradientRegistry& r) {
+  Reg(r, "Relu", ReluGrad);
+  Reg(r, "Relu6", Relu6Grad);
+  Reg(r, "Elu", EluGrad);
+  Reg(r, "Selu", SeluGrad);
+  Reg(r, "Softplus", SoftplusGrad);
+  Reg(r, "Softsign", SoftsignGrad);
+  Reg(r, "LeakyRelu", LeakyReluGrad);
+  Reg(r, "BiasAdd", BiasAddGrad);
+  Reg(r, "MatMul", MatMulGrad);
+  Reg(r, "BatchMatMulV2", BatchMatMulV2Grad);
+  Reg(r, "Softmax", SoftmaxGrad);
+  Reg(r, "LogSoftmax", LogSoftmaxGrad);
+  Reg(r, "Conv2D", Conv2DGrad);
+  Reg(r, "DepthwiseConv2dNative", DepthwiseConv2dNativeGrad);
+  Reg(r, "MaxPool", MaxPoolGrad);
+  Reg(r, "AvgPool", AvgPoolGrad);
+  Reg(r, "FusedBatchNormV3", FusedBatchNormV3Grad);
+}
+
+}  // namespace graft::ops
