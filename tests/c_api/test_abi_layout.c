@@ -30,6 +30,7 @@ ABI_SIZE(graft_status, 4, 4);
 ABI_SIZE(graft_attr_type, 4, 4);
 ABI_SIZE(graft_item_kind, 4, 4);
 ABI_SIZE(graft_gradient_kind, 4, 4);
+ABI_SIZE(graft_unconnected_gradients, 4, 4);
 ABI_SIZE(enum graft_dtype_value, 4, 4);
 
 #if UINTPTR_MAX == UINT64_MAX
@@ -175,6 +176,10 @@ ABI_VALUE(GRAFT_ITEM_VALUE, 4);
 ABI_VALUE(GRAFT_GRADIENT_UNREGISTERED, 0);
 ABI_VALUE(GRAFT_GRADIENT_FUNCTION, 1);
 ABI_VALUE(GRAFT_GRADIENT_NONE, 2);
+
+/* gradients.h */
+ABI_VALUE(GRAFT_UNCONNECTED_NONE, 0);
+ABI_VALUE(GRAFT_UNCONNECTED_ZERO, 1);
 
 /* function.h */
 ABI_VALUE(GRAFT_ARG_VALUE, 0);
