@@ -612,6 +612,60 @@ class HostFunction {
 #endif
 };
 
+/*
+ * A gradient tape (graft/tape.h): records the eager ops of the thread that made it from
+ * construction until stop(). gradient() returns one Value per source, an empty one (valid()
+ * false) where no gradient flows and unconnected_zero is false.
+ */
+class GradientTape {
+ public:
+#ifdef SWIG
+  GradientTape(Context &ctx, bool persistent, bool watch_accessed_variables);
+#else
+  GradientTape(Context &ctx, bool persistent, bool watch_accessed_variables) : ctx_(ctx.ref()) {
+    graft_tape *t = nullptr;
+    detail::check(graft_tape_new(&t, ctx.c(), persistent ? 1 : 0, watch_accessed_variables ? 1 : 0));
+    tape_.reset(t, graft_tape_free);
+  }
+#endif
+  void watch(const Value &v) {
+    detail::check(graft_tape_watch(c(), v.get()));
+    keep_.push_back(v);
+  }
+  void stop() { detail::check(graft_tape_stop(c())); }
+  void start() { detail::check(graft_tape_start(c())); }
+  bool is_recording() const { return graft_tape_is_recording(c()) != 0; }
+  std::vector<Value> watched_variables() const {
+    std::vector<Value> out;
+    const int n = graft_tape_num_watched_variables(c());
+    for (int i = 0; i < n; ++i) {
+      graft_value *v = nullptr;
+      detail::check(graft_tape_watched_variable(&v, c(), i));
+      out.emplace_back(v, ctx_);
+    }
+    return out;
+  }
+  std::vector<Value> gradient(const std::vector<Value> &targets, const std::vector<Value> &sources,
+                              const std::vector<Value> &output_gradients, bool unconnected_zero) {
+    std::vector<const graft_value *> t = detail::raw_values(targets), s = detail::raw_values(sources),
+                                     d = detail::raw_values(output_gradients);
+    std::vector<graft_value *> raw(sources.size(), nullptr);
+    detail::check(graft_tape_gradient(raw.data(), c(), t.data(), static_cast<int>(t.size()), s.data(),
+                                      static_cast<int>(s.size()), d.empty() ? nullptr : d.data(),
+                                      unconnected_zero ? GRAFT_UNCONNECTED_ZERO : GRAFT_UNCONNECTED_NONE));
+    std::vector<Value> out;
+    out.reserve(raw.size());
+    for (graft_value *v : raw) out.push_back(v ? Value(v, ctx_) : Value());
+    return out;
+  }
+
+ private:
+  graft_tape *c() const { return tape_.get(); }
+  std::shared_ptr<graft_context> ctx_;  // first: the tape goes before its context
+  std::shared_ptr<graft_tape> tape_;
+  std::vector<Value> keep_;  // watched values stay alive as long as the tape
+};
+
 }  // namespace graft
 
 #endif /* GRAFT_BINDINGS_GRAFT_EAGER_HPP */

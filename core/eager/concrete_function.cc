@@ -1,5 +1,10 @@
 #include "core/eager/concrete_function.h"
 
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/eager/tape.h"
 #include "core/function_def_export.h"
 
 namespace graft::eager {
@@ -54,12 +59,56 @@ Status ConcreteFunction::CallEager(Context& ctx, const std::vector<Value>& args,
     }
     feeds.push_back(c.tensor);
   }
+  if (ctx.taping()) return CallTaped(ctx, args, outputs);
   std::vector<Tensor> results;
   if (Status st = exe_->Run(feeds, &ctx.resources(), nullptr, &results, nullptr); !st.ok()) {
     return st.WithContext(StrCat("function '", name_, "'"));
   }
   outputs->clear();
   for (Tensor& t : results) outputs->push_back(Value::Concrete(std::move(t)));
+  return Status::Ok();
+}
+
+// Under a gradient tape the body runs op by op through the context, so that the tape records
+// each op and the call is differentiable (TensorFlow records a call op whose gradient is a
+// function of its own; running the ops eagerly gives the same values and gradients, stateful
+// ops included, at eager speed). Every op the outputs or the stateful ops need runs, in
+// creation order (a topological order: a node is made after its inputs).
+Status ConcreteFunction::CallTaped(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs) const {
+  if (!graph_->functions().empty()) GRAFT_RETURN_IF_ERROR(ctx.AddFunctions(graph_->functions()));
+  std::map<std::pair<const Node*, int>, Value> value_of;
+  for (size_t i = 0; i < args.size(); ++i) value_of[{args_[i].node, args_[i].index}] = args[i];
+  for (size_t i = 0; i < captured_.size(); ++i) {
+    value_of[{capture_placeholders_[i].node, capture_placeholders_[i].index}] = captured_[i];
+  }
+  std::set<const Node*> run;
+  std::vector<const Node*> todo;
+  for (const Output& o : outputs_) todo.push_back(o.node);
+  for (const Node* n : stateful_) todo.push_back(n);
+  while (!todo.empty()) {
+    const Node* n = todo.back();
+    todo.pop_back();
+    if (value_of.count({n, 0}) != 0 || !run.insert(n).second) continue;
+    for (const Output& in : n->inputs()) todo.push_back(in.node);
+    for (const Node* c : n->control_inputs()) todo.push_back(c);
+  }
+  std::vector<const Node*> order(run.begin(), run.end());
+  std::sort(order.begin(), order.end(), [](const Node* a, const Node* b) { return a->id() < b->id(); });
+  for (const Node* n : order) {
+    if (n->type() == "NoOp") continue;
+    if (n->type() == "Placeholder") {
+      return errors::Internal("function '", name_, "': placeholder '", n->name(), "' is not an argument");
+    }
+    std::vector<Value> ins;
+    for (const Output& in : n->inputs()) ins.push_back(value_of[{in.node, in.index}]);
+    std::vector<Value> outs;
+    if (Status st = ExecuteNode(ctx, *n, ins, &outs); !st.ok()) {
+      return st.WithContext(StrCat("function '", name_, "', op '", n->name(), "'"));
+    }
+    for (size_t i = 0; i < outs.size(); ++i) value_of[{n, static_cast<int>(i)}] = std::move(outs[i]);
+  }
+  outputs->clear();
+  for (const Output& o : outputs_) outputs->push_back(value_of[{o.node, o.index}]);
   return Status::Ok();
 }
 

@@ -47,6 +47,7 @@ class ConcreteFunction {
  private:
   ConcreteFunction() = default;
   Status CallEager(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs) const;
+  Status CallTaped(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs) const;
   Status CallInTrace(Trace& trace, const std::vector<Value>& args, std::vector<Value>* outputs) const;
 
   std::string name_;

@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "core/eager/tape.h"
 #include "core/variable.h"
 
 namespace graft::eager {
@@ -35,7 +36,24 @@ Context::TraceScope::~TraceScope() { t_traces.pop_back(); }
 
 Status Context::Execute(const OpCall& op, std::vector<Value>* outputs, KernelHint* hint) {
   if (Trace* t = current_trace()) return t->Record(op, outputs);
-  return ExecuteEager(op, outputs, hint);
+  GRAFT_RETURN_IF_ERROR(ExecuteEager(op, outputs, hint));
+  for (Tape* tape : Tape::Active()) {
+    if (tape->context() == this) tape->Record(op, *outputs);
+  }
+  return Status::Ok();
+}
+
+bool Context::taping() const {
+  for (const Tape* tape : Tape::Active()) {
+    if (tape->context() == this) return true;
+  }
+  return false;
+}
+
+Status Context::AddFunctions(const FunctionLibrary& library) {
+  std::unique_lock lock(mu_);
+  for (const LibraryFunction& f : library) GRAFT_RETURN_IF_ERROR(graph_.AddFunction(f));
+  return Status::Ok();
 }
 
 size_t Context::num_cached_kernels() const {
@@ -166,6 +184,7 @@ Status Context::ExecuteEager(const OpCall& op, std::vector<Value>* outputs, Kern
   outputs->resize(m);
   for (size_t i = 0; i < m; ++i) {
     (*outputs)[i].tensor = std::move(outs[i]);
+    (*outputs)[i].id = NewValueId();
     (*outputs)[i].symbolic = Output{};
     (*outputs)[i].graph.reset();
   }

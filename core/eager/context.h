@@ -69,6 +69,10 @@ class Context {
   // hint (may be null) caches the kernel for an op call executed repeatedly; reset it when
   // the call's attrs or inputs change.
   Status Execute(const OpCall& op, std::vector<Value>* outputs, KernelHint* hint = nullptr);
+  // Whether a gradient tape records this context's eager ops on this thread (tape.h).
+  bool taping() const;
+  // Makes library's functions known to eager op calls (call and control-flow ops that name them).
+  Status AddFunctions(const FunctionLibrary& library);
   // Runs op eagerly whatever the mode (every input must be concrete).
   Status ExecuteEager(const OpCall& op, std::vector<Value>* outputs, KernelHint* hint = nullptr);
 

@@ -4,6 +4,8 @@
 // inspected; using it in another function or eagerly is an error ("out of scope").
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 
 #include "core/graph.h"
@@ -11,14 +13,20 @@
 
 namespace graft::eager {
 
+// A process-wide identity for concrete values, so that a gradient tape can tell tensors apart
+// even when they share a buffer (Identity and Reshape may alias their input).
+uint64_t NewValueId();
+
 struct Value {
   Tensor tensor;           // concrete: valid
+  uint64_t id = 0;         // concrete: unique per tensor made (copies keep it); 0 for none
   Output symbolic;               // symbolic: node != nullptr
   std::shared_ptr<Graph> graph;  // symbolic: the graph of symbolic.node
 
   static Value Concrete(Tensor t) {
     Value v;
     v.tensor = std::move(t);
+    v.id = NewValueId();
     return v;
   }
   static Value Symbolic(Output o, std::shared_ptr<Graph> graph) {

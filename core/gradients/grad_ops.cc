@@ -17,6 +17,25 @@ std::optional<std::vector<int64_t>> StaticShape(const Output& t) {
   return s.dims();
 }
 
+Status InputArgSizes(const Node& node, std::vector<std::pair<size_t, bool>>* out) {
+  out->clear();
+  for (const OpArgDef& arg : node.def().inputs) {
+    if (!arg.number_attr.empty()) {
+      const AttrValue* a = node.attr(arg.number_attr);
+      const int64_t* n = a != nullptr ? a->get<int64_t>() : nullptr;
+      if (n == nullptr || *n < 0) return errors::Internal("op '", node.name(), "' has no attr ", arg.number_attr);
+      out->emplace_back(static_cast<size_t>(*n), true);
+    } else if (!arg.type_list_attr.empty()) {
+      const AttrValue* a = node.attr(arg.type_list_attr);
+      if (a == nullptr) return errors::Internal("op '", node.name(), "' has no attr ", arg.type_list_attr);
+      out->emplace_back(a->list_size(), true);
+    } else {
+      out->emplace_back(1, false);
+    }
+  }
+  return Status::Ok();
+}
+
 bool ConstInts(const Output& t, std::vector<int64_t>* values) {
   if (t.node == nullptr || t.node->type() != "Const") return false;
   const AttrValue* v = t.node->attr("value");

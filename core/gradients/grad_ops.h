@@ -76,6 +76,10 @@ class GradOps {
   Status status_;
 };
 
+// How node's flat inputs split into its op's input arguments: per argument, the number of
+// tensors and whether it is a list (from the op definition and the node's attrs).
+Status InputArgSizes(const Node& node, std::vector<std::pair<size_t, bool>>* out);
+
 // The integer values of t when it is a Const op's output (int32 or int64).
 bool ConstInts(const Output& t, std::vector<int64_t>* values);
 

@@ -21,6 +21,8 @@ void RegisterBuiltinGradients(GradientRegistry& r) {
   ops::RegisterMathGradients(r);
   ops::RegisterNnGradients(r);
   ops::RegisterArrayGradients(r);
+  ops::RegisterStateGradients(r);
+  ops::RegisterCallGradients(r);
 }
 
 }  // namespace graft

@@ -34,6 +34,7 @@ from graft.ops import (constant, identity, identity_n, stop_gradient, cast, zero
 from graft.function import function, Function, ConcreteFunction, TensorSpec
 from graft.variables import Variable, Module, GraphKeys
 from graft.control_flow import cond, while_loop, TensorArray
+from graft.backprop import GradientTape, UnconnectedGradients
 from graft.py_function import py_function, numpy_function
 from graft.registries import RegisterGradient, NoGradient, NotDifferentiable, RegisterShape
 from graft.session import Session, InteractiveSession, get_default_session

@@ -1120,7 +1120,10 @@ def _host_value(value, dtype):
     if isinstance(value, np.generic):
         value = np.asarray(value)
     if isinstance(value, np.ndarray):
-        return _context.from_tensor(_c_tensor_from_numpy(value, dtype))
+        c_tensor = _c_tensor_from_numpy(value, dtype)
+        if _context.is_tracing():  # a constant of the traced graph, as TensorFlow makes one
+            return apply_op("Const", [], {"value": c_tensor, "dtype": _dtypes.as_dtype(c_tensor.dtype())})[0]._value
+        return _context.from_tensor(c_tensor)
     host = _host_elements(value, dtype)
     if host is None:
         # Lists holding tensors: stack them.

@@ -1,6 +1,7 @@
 """graft.Variable: resource variables (eager, traced or in a Graph) and graft.Module."""
 import numpy as np
 
+from graft import backprop as _backprop
 from graft import dtypes as _dtypes
 from graft import errors
 from graft import framework as _fw
@@ -138,6 +139,8 @@ class Variable:
 
     # -- reading and writing
     def read_value(self):
+        if self._graph is None and _backprop._active.tapes:
+            _backprop._variable_accessed(self)
         if self._graph is not None and _fw._graph_mode_graph() is self._graph:
             return _fw.apply_op("ReadVariableOp", [self._handle_tensor], {"dtype": self._dtype})[0]
         if self._graph is not None:
@@ -252,6 +255,8 @@ class _TracedVariable(Variable):
         self._initializer_op = None
 
     def read_value(self):
+        if _backprop._active.tapes:
+            _backprop._variable_accessed(self)
         t = _fw.apply_op("ReadVariableOp", [self._handle_arg], {"dtype": self._dtype})[0]
         if self._shape.rank is not None:
             t._out().set_shape(_fw._shape_to_c(self._shape))

@@ -27,5 +27,6 @@
 #include "graft/function.h"
 #include "graft/control_flow.h"
 #include "graft/gradients.h"
+#include "graft/tape.h"
 
 #endif /* GRAFT_GRAFT_H */

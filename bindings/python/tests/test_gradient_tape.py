@@ -1,0 +1,216 @@
+"""graft.GradientTape: TensorFlow's tf.GradientTape semantics, eagerly and inside graft.function."""
+import math
+
+import numpy as np
+import pytest
+
+import graft
+
+
+def test_watch_constant_and_gradient():
+    x = graft.constant(3.0)
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    assert tape.gradient(y, x).numpy() == pytest.approx(6.0)
+
+
+def test_unwatched_constant_has_no_gradient():
+    x = graft.constant(3.0)
+    with graft.GradientTape() as tape:
+        y = x * x
+    assert tape.gradient(y, x) is None
+
+
+def test_non_persistent_tape_used_twice_raises():
+    x = graft.constant(3.0)
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    tape.gradient(y, x)
+    with pytest.raises(RuntimeError, match="non-persistent"):
+        tape.gradient(y, x)
+
+
+def test_persistent_tape_several_gradients():
+    x = graft.constant(3.0)
+    with graft.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x * x
+        z = y * y
+    assert tape.gradient(z, x).numpy() == pytest.approx(108.0)
+    assert tape.gradient(y, x).numpy() == pytest.approx(6.0)
+
+
+def test_trainable_variables_watched_automatically():
+    w = graft.Variable([[1.0, 2.0], [3.0, 4.0]], name="w")
+    b = graft.Variable([0.5, -0.5], name="b")
+    frozen = graft.Variable(2.0, trainable=False)
+    x = graft.constant([[1.0, 1.0]])
+    with graft.GradientTape() as tape:
+        y = graft.matmul(x, w) + b
+        loss = graft.reduce_sum(y * y) * frozen
+    assert [v.name for v in tape.watched_variables()] == ["w:0", "b:0"]
+    gw, gb, gf = tape.gradient(loss, [w, b, frozen])
+    yv = np.array([[1.0, 1.0]]) @ np.array([[1.0, 2.0], [3.0, 4.0]]) + np.array([0.5, -0.5])
+    np.testing.assert_allclose(gb.numpy(), 2 * 2 * yv[0], rtol=1e-6)
+    np.testing.assert_allclose(gw.numpy(), 2 * 2 * np.ones((2, 1)) @ yv, rtol=1e-6)
+    assert gf is not None  # read on the tape: Graft watches every variable a recorded op reads
+
+
+def test_watch_accessed_variables_false():
+    w = graft.Variable(3.0)
+    with graft.GradientTape(watch_accessed_variables=False) as tape:
+        y = w * w
+    assert tape.gradient(y, w) is None
+    with graft.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(w)
+        y = w * w
+    assert tape.gradient(y, w).numpy() == pytest.approx(6.0)
+
+
+def test_nested_sources_and_unconnected_zero():
+    x = graft.constant([1.0, 2.0])
+    u = graft.constant(5.0)
+    with graft.GradientTape(persistent=True) as tape:
+        tape.watch([x, u])
+        y = graft.reduce_sum(graft.exp(x))
+    g = tape.gradient(y, {"x": x, "u": u})
+    np.testing.assert_allclose(g["x"].numpy(), np.exp([1.0, 2.0]), rtol=1e-6)
+    assert g["u"] is None
+    g = tape.gradient(y, {"x": x, "u": u}, unconnected_gradients=graft.UnconnectedGradients.ZERO)
+    assert g["u"].numpy() == 0.0
+
+
+def test_output_gradients():
+    x = graft.constant([1.0, 2.0, 3.0])
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    g = tape.gradient(y, x, output_gradients=graft.constant([1.0, 0.0, 2.0]))
+    np.testing.assert_allclose(g.numpy(), [2.0, 0.0, 12.0])
+
+
+def test_second_derivative_with_nested_tapes():
+    x = graft.constant(3.0)
+    with graft.GradientTape() as outer:
+        outer.watch(x)
+        with graft.GradientTape() as inner:
+            inner.watch(x)
+            y = x ** 3 + graft.sin(x)
+        dy = inner.gradient(y, x)
+    d2y = outer.gradient(dy, x)
+    assert dy.numpy() == pytest.approx(27 + math.cos(3.0), rel=1e-5)
+    assert d2y.numpy() == pytest.approx(18 - math.sin(3.0), rel=1e-5)
+
+
+def test_stop_recording():
+    x = graft.constant(2.0)
+    with graft.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x * x
+        with tape.stop_recording():
+            z = y * x
+        w = y * x
+    assert tape.gradient(z, x) is None
+    assert tape.gradient(w, x).numpy() == pytest.approx(12.0)
+
+
+def test_jacobian_and_batch_jacobian():
+    x = graft.constant([[1.0, 2.0], [3.0, 4.0]])
+    with graft.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x * x
+    j = tape.jacobian(y, x)
+    assert j.shape == (2, 2, 2, 2)
+    expect = np.zeros((2, 2, 2, 2))
+    for a in range(2):
+        for b in range(2):
+            expect[a, b, a, b] = 2 * x.numpy()[a, b]
+    np.testing.assert_allclose(j.numpy(), expect)
+    bj = tape.batch_jacobian(y, x)
+    assert bj.shape == (2, 2, 2)
+    np.testing.assert_allclose(bj.numpy(), np.stack([np.diag(2 * x.numpy()[i]) for i in range(2)]))
+
+
+def test_concrete_function_differentiable_under_tape():
+    # The seed's ConcreteFunction: "support for differentiability under tf.GradientTape".
+    @graft.function
+    def f(a):
+        return a * a + graft.sin(a)
+
+    cf = f.get_concrete_function(graft.TensorSpec([], graft.float32))
+    x = graft.constant(0.5)
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        y = cf(x)
+    assert tape.gradient(y, x).numpy() == pytest.approx(1.0 + math.cos(0.5), rel=1e-6)
+
+
+def test_variable_captured_by_function_under_tape():
+    v = graft.Variable(2.0)
+
+    @graft.function
+    def f(a):
+        return v * a * a
+
+    x = graft.constant(3.0)
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    gx, gv = tape.gradient(y, [x, v])
+    assert gx.numpy() == pytest.approx(12.0)
+    assert gv.numpy() == pytest.approx(9.0)
+
+
+def test_tape_inside_function_is_part_of_the_graph():
+    w = graft.Variable([1.0, -2.0])
+
+    @graft.function
+    def step(x):
+        with graft.GradientTape() as tape:
+            loss = graft.reduce_sum(graft.square(w * x))
+        g = tape.gradient(loss, w)
+        w.assign_sub(0.1 * g)
+        return loss
+
+    x = graft.constant([1.0, 1.0])
+    first = step(x).numpy()
+    second = step(x).numpy()
+    assert first == pytest.approx(5.0)
+    np.testing.assert_allclose(w.numpy(), [1.0 - 0.2 * 1.0 - 0.2 * 0.8, -2.0 + 0.4 + 0.4 * 0.8], rtol=1e-6)
+    assert second < first
+    assert step.experimental_get_tracing_count() == 1
+
+
+def test_training_loop_loss_falls():
+    rng = np.random.default_rng(0)
+    xs = rng.normal(size=(64, 3)).astype(np.float32)
+    true_w = np.array([[1.0], [-2.0], [0.5]], np.float32)
+    ys = xs @ true_w + 0.3
+    w = graft.Variable(np.zeros((3, 1), np.float32))
+    b = graft.Variable(0.0)
+    losses = []
+    for _ in range(50):
+        with graft.GradientTape() as tape:
+            pred = graft.matmul(graft.constant(xs), w) + b
+            loss = graft.reduce_mean(graft.square(pred - ys))
+        gw, gb = tape.gradient(loss, [w, b])
+        w.assign_sub(0.1 * gw)
+        b.assign_sub(0.1 * gb)
+        losses.append(float(loss.numpy()))
+    assert losses[-1] < 0.01 * losses[0]
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="active tape"):
+        graft.GradientTape().watch(graft.constant(1.0))
+    with graft.GradientTape() as tape:
+        with pytest.raises(ValueError, match="not tf.Tensor"):
+            tape.watch("text")
+    x = graft.constant(2.0)
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    with pytest.raises(graft.errors.InvalidArgumentError, match="output gradient"):
+        tape.gradient(y, x, output_gradients=graft.constant(1, dtype=graft.int32))
