@@ -132,6 +132,14 @@ UNARY(Log1p, b.Mul(g, b.Reciprocal(b.Add(b.Scalar(t, 1), x))))
 UNARY(Sin, b.Mul(g, b.Op("Cos", {x})))
 UNARY(Cos, b.Neg(b.Mul(g, b.Op("Sin", {x}))))
 UNARY(Tan, b.Mul(g, b.Square(b.Reciprocal(b.Op("Cos", {x})))))
+UNARY(Asin, b.Mul(g, b.Op("Rsqrt", {b.Sub(b.Scalar(t, 1), b.Square(x))})))
+UNARY(Acos, b.Neg(b.Mul(g, b.Op("Rsqrt", {b.Sub(b.Scalar(t, 1), b.Square(x))}))))
+UNARY(Atan, b.Div(g, b.Add(b.Scalar(t, 1), b.Square(x))))
+UNARY(Sinh, b.Mul(g, b.Op("Cosh", {x})))
+UNARY(Cosh, b.Mul(g, b.Op("Sinh", {x})))
+UNARY(Asinh, b.Div(g, b.Op("Cosh", {y})))
+UNARY(Acosh, b.Div(g, b.Op("Sinh", {y})))
+UNARY(Atanh, b.Div(g, b.Sub(b.Scalar(t, 1), b.Square(x))))
 UNARY(Tanh, b.Op("TanhGrad", {y, g}))
 UNARY(Sigmoid, b.Op("SigmoidGrad", {y, g}))
 UNARY(Erf, b.Mul(g, b.Mul(b.Scalar(t, 2.0 / std::sqrt(std::numbers::pi)), b.Op("Exp", {b.Neg(b.Square(x))}))))
@@ -318,6 +326,14 @@ void RegisterMathGradients(GradientRegistry& r) {
   Reg(r, "Sin", SinGrad);
   Reg(r, "Cos", CosGrad);
   Reg(r, "Tan", TanGrad);
+  Reg(r, "Asin", AsinGrad);
+  Reg(r, "Acos", AcosGrad);
+  Reg(r, "Atan", AtanGrad);
+  Reg(r, "Sinh", SinhGrad);
+  Reg(r, "Cosh", CoshGrad);
+  Reg(r, "Asinh", AsinhGrad);
+  Reg(r, "Acosh", AcoshGrad);
+  Reg(r, "Atanh", AtanhGrad);
   Reg(r, "Tanh", TanhGrad);
   Reg(r, "Sigmoid", SigmoidGrad);
   Reg(r, "Erf", ErfGrad);

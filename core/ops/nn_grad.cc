@@ -176,6 +176,46 @@ Status LogSoftmaxGrad(GradientContext& ctx) {
   return Finish(ctx, b, {{0, b.Sub(g, b.Mul(s, b.Op("Exp", {y})))}});
 }
 
+// L2Loss = Σ x² / 2: dx = x · g.
+Status L2LossGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Finish(ctx, b, {{0, b.Mul(ctx.input(0), ctx.grad())}});
+}
+
+// Whether a gradient is the builder's zero filler (ZerosLike) for an output nobody used.
+bool IsZeroFill(const Output& g) { return g.node == nullptr || g.node->type() == "ZerosLike"; }
+
+// The logits' gradient of the softmax cross-entropy ops: the loss gradient (per row) times
+// the backprop output (softmax - labels), plus, when the backprop output itself has a
+// gradient gb (second derivatives), its path through the softmax: (gb - Σ gb·softmax)·softmax.
+Output CrossEntropyLogitsGrad(GradientContext& ctx, GradOps& b) {
+  Output g_loss = b.Op("ExpandDims", {ctx.grad(0), b.Int32(-1)});
+  Output gx = b.Mul(g_loss, ctx.output(1));
+  Output gb = ctx.grad(1);
+  if (!IsZeroFill(gb)) {
+    Output sm = b.Op("Softmax", {ctx.input(0)});
+    Output dot = b.Sum(b.Mul(gb, sm), b.Int32s({-1}), /*keep_dims=*/true);
+    gx = b.Add(gx, b.Mul(b.Sub(gb, dot), sm));
+  }
+  return gx;
+}
+
+Status SparseSoftmaxCrossEntropyWithLogitsGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Finish(ctx, b, {{0, CrossEntropyLogitsGrad(ctx, b)}});
+}
+
+// The labels' gradient of SoftmaxCrossEntropyWithLogits: -g · log_softmax(logits).
+Status SoftmaxCrossEntropyWithLogitsGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output gx = CrossEntropyLogitsGrad(ctx, b);
+  Output g_loss = b.Op("ExpandDims", {ctx.grad(0), b.Int32(-1)});
+  Output gy = b.Mul(g_loss, b.Neg(b.Op("LogSoftmax", {ctx.input(0)})));
+  gx = b.BroadcastGrads(gx, Output{}, ctx.input(0), ctx.output(1)).first;
+  gy = b.BroadcastGrads(gy, Output{}, ctx.input(1), ctx.output(1)).first;
+  return Finish(ctx, b, {{0, gx}, {1, gy}});
+}
+
 Status Conv2DGrad(GradientContext& ctx) {
   GradOps b(ctx);
   Output in = ctx.input(0), filter = ctx.input(1), g = ctx.grad();
@@ -297,6 +337,9 @@ void RegisterNnGradients(GradientRegistry& r) {
   Reg(r, "BatchMatMulV2", BatchMatMulV2Grad);
   Reg(r, "Softmax", SoftmaxGrad);
   Reg(r, "LogSoftmax", LogSoftmaxGrad);
+  Reg(r, "L2Loss", L2LossGrad);
+  Reg(r, "SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxCrossEntropyWithLogitsGrad);
+  Reg(r, "SoftmaxCrossEntropyWithLogits", SoftmaxCrossEntropyWithLogitsGrad);
   Reg(r, "Conv2D", Conv2DGrad);
   Reg(r, "DepthwiseConv2dNative", DepthwiseConv2dNativeGrad);
   Reg(r, "MaxPool", MaxPoolGrad);
