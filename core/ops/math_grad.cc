@@ -2,10 +2,13 @@
 // broadcasting undone), unary math, Cast, AddN, Select/SelectV2 and the reductions. Each
 // follows TensorFlow's formula for the op (math_grad.py), written with GradOps.
 #include <cmath>
+#include <map>
 #include <numbers>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "core/einsum_equation.h"
 #include "core/gradients/grad_ops.h"
 #include "core/gradients/gradient_context.h"
 #include "core/ops/builtin_ops.h"
@@ -289,6 +292,109 @@ Status ProdGrad(GradientContext& ctx) {
   return Status::Ok();
 }
 
+// Einsum (one or two operands): the gradient of an operand is an Einsum of the incoming
+// gradient with the other operand, to the operand's subscripts minus those only it has (summed
+// in the forward op), which are then broadcast back. The equations are written with letters
+// only: each "..." dim becomes a letter of its own, and a broadcast "..." dim of size 1 a letter
+// only its operand has (so it is summed). Diagonals (a letter twice in one operand) are not
+// supported.
+Status EinsumGrad(GradientContext& ctx) {
+  const AttrValue* attr = ctx.op->attr("equation");
+  const std::string* equation = attr ? attr->get<std::string>() : nullptr;
+  if (equation == nullptr) return errors::InvalidArgument("Einsum op has no equation");
+  const int num = ctx.num_inputs();
+  if (num > 2) return errors::Unimplemented("Einsum's gradient supports one or two operands, not ", num);
+  EinsumEquation eq;
+  GRAFT_RETURN_IF_ERROR(ParseEinsumEquation(*equation, num, &eq));
+  std::vector<int> ranks;
+  std::vector<std::vector<int64_t>> dims;
+  for (int i = 0; i < num; ++i) {
+    const PartialShape& s = ctx.input(i).node->output_shape(ctx.input(i).index);
+    if (!s.known_rank()) return errors::Unimplemented("Einsum's gradient needs the rank of input ", i);
+    ranks.push_back(s.rank());
+    dims.push_back(s.dims());
+  }
+  std::vector<std::vector<int>> labels;
+  std::vector<int> out_labels;
+  GRAFT_RETURN_IF_ERROR(ExpandEinsumEllipsis(eq, ranks, &labels, &out_labels));
+  std::map<int, int64_t> sizes;
+  GRAFT_RETURN_IF_ERROR(EinsumLabelSizes(labels, dims, &sizes));
+  int fresh = 2 * kEinsumEllipsisBase;
+  for (int i = 0; i < num; ++i) {
+    auto& ls = labels[static_cast<size_t>(i)];
+    for (size_t p = 0; p < ls.size(); ++p) {
+      if (std::count(ls.begin(), ls.end(), ls[p]) > 1) {
+        return errors::Unimplemented("Einsum's gradient does not support repeated subscripts ('", *equation, "')");
+      }
+      if (ls[p] < kEinsumEllipsisBase) continue;
+      const int64_t d = dims[static_cast<size_t>(i)][p], full = sizes.at(ls[p]);
+      if ((d == 1 || d == -1) && full != d) {
+        if (d == -1 || full == -1) {
+          return errors::Unimplemented("Einsum's gradient needs the static sizes of the '...' dims ('", *equation, "')");
+        }
+        ls[p] = fresh++;
+      }
+    }
+  }
+  // Letters for the labels: a letter stays itself, the others take unused letters.
+  std::set<int> used;
+  for (const auto& ls : labels) used.insert(ls.begin(), ls.end());
+  std::map<int, char> letter;
+  std::string spare;
+  for (char c = 'a'; c <= 'z'; ++c) spare += c;
+  for (char c = 'A'; c <= 'Z'; ++c) spare += c;
+  size_t next = 0;
+  for (int l : used) {
+    if (l < kEinsumEllipsisBase) {
+      letter[l] = static_cast<char>(l);
+      continue;
+    }
+    while (next < spare.size() && used.count(static_cast<unsigned char>(spare[next])) != 0) ++next;
+    if (next == spare.size()) return errors::Unimplemented("Einsum's gradient ran out of subscript letters");
+    letter[l] = spare[next++];
+  }
+  auto text = [&letter](const std::vector<int>& ls) {
+    std::string s;
+    for (int l : ls) s += letter.at(l);
+    return s;
+  };
+  GradOps b(ctx);
+  for (int i = 0; i < num; ++i) {
+    const auto& own = labels[static_cast<size_t>(i)];
+    const std::vector<int>* other = num == 2 ? &labels[static_cast<size_t>(1 - i)] : nullptr;
+    std::vector<int> keep;
+    std::vector<int64_t> keep_mask;
+    for (int l : own) {
+      const bool k = std::find(out_labels.begin(), out_labels.end(), l) != out_labels.end() ||
+                     (other && std::find(other->begin(), other->end(), l) != other->end());
+      if (k) keep.push_back(l);
+      keep_mask.push_back(k ? 1 : 0);
+    }
+    std::string grad_eq = text(out_labels) + (other ? "," + text(*other) : "") + "->" + text(keep);
+    std::vector<Output> operands = {ctx.grad()};
+    if (other) operands.push_back(ctx.input(1 - i));
+    Output gi = b.ListOp("Einsum", operands, {}, {{"equation", AttrValue::String(grad_eq)}});
+    if (keep.size() != own.size()) {
+      // Back to the operand's rank (1 for the summed dims), then broadcast to its shape.
+      Output x = ctx.input(i);
+      Output kept_shape;
+      if (auto sx = StaticShape(x)) {
+        for (size_t p = 0; p < sx->size(); ++p)
+          if (!keep_mask[p]) (*sx)[p] = 1;
+        kept_shape = b.Int32s(*sx);
+      } else {
+        std::vector<int64_t> drop;
+        for (int64_t k : keep_mask) drop.push_back(1 - k);
+        kept_shape = b.Add(b.Mul(b.Shape(x), b.Int32s(keep_mask)), b.Int32s(drop));
+      }
+      gi = b.Op("BroadcastTo", {b.Reshape(gi, kept_shape), b.Shape(x)});
+    }
+    GRAFT_RETURN_IF_ERROR(b.status());
+    ctx.set_grad(i, gi);
+  }
+  return Status::Ok();
+}
+
 void Reg(GradientRegistry& r, const char* name, Fn fn) {
   Status s = r.Register(name, fn);
   if (!s.ok()) {
@@ -337,6 +443,7 @@ void RegisterMathGradients(GradientRegistry& r) {
   Reg(r, "Tanh", TanhGrad);
   Reg(r, "Sigmoid", SigmoidGrad);
   Reg(r, "Erf", ErfGrad);
+  Reg(r, "Einsum", EinsumGrad);
   Reg(r, "Cast", CastGrad);
   Reg(r, "AddN", AddNGrad);
   Reg(r, "Select", SelectGrad);
