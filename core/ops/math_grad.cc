@@ -277,16 +277,24 @@ Status MaxMinReductionGrad(GradientContext& ctx) {
   return Status::Ok();
 }
 
-// Prod: the product of the other elements, as y / x (exact for inputs without zeros).
+// Prod: each element's gradient is the product of the other elements of its group: y / x for
+// a nonzero x; for a zero, the product of the group's nonzero elements when it is the group's
+// only zero, else 0.
 Status ProdGrad(GradientContext& ctx) {
   GradOps b(ctx);
   Output kept;
   std::vector<bool> reduced;
   GRAFT_RETURN_IF_ERROR(KeptShape(ctx, b, &kept, &reduced));
-  Output x = ctx.input(0);
+  Output x = ctx.input(0), axes = ctx.input(1);
+  const DType t = TypeOf(x);
   Output y_kept = b.Reshape(ctx.output(0), kept);
   Output g_kept = b.Reshape(ctx.grad(), kept);
-  Output gx = b.Mul(g_kept, b.Op("DivNoNan", {y_kept, x}));
+  Output is_zero = b.Op("Equal", {x, b.Scalar(t, 0)});
+  Output zeros = b.Sum(b.Cast(is_zero, t), axes, /*keep_dims=*/true);
+  Output nonzero_prod = b.Op("Prod", {b.Select(is_zero, b.OnesLike(x), x), axes}, {{"keep_dims", AttrValue::Bool(true)}});
+  Output at_zero = b.Select(b.Op("Equal", {zeros, b.Scalar(t, 1)}), nonzero_prod, b.ZerosLike(nonzero_prod));
+  Output others = b.Select(is_zero, b.Op("BroadcastTo", {at_zero, b.Shape(x)}), b.Op("DivNoNan", {y_kept, x}));
+  Output gx = b.Mul(g_kept, others);
   GRAFT_RETURN_IF_ERROR(b.status());
   ctx.set_grad(0, gx);
   return Status::Ok();
