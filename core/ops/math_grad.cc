@@ -1,5 +1,5 @@
 // Gradient functions of the math ops (see builtin_ops.h): elementwise binary ops (with the
-// broadcasting undone), unary math, Cast, AddN, Select/SelectV2 and the reductions. Each
+// broadcasting undone), unary math, Cast, AddN, Select/SelectV2, the reductions and Einsum. Each
 // follows TensorFlow's formula for the op (math_grad.py), written with GradOps.
 #include <cmath>
 #include <map>

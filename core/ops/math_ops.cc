@@ -1,8 +1,9 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // Math ops: binary cwise ops and comparisons (numpy broadcasting), Select/SelectV2, unary cwise
-// ops, Cast, reductions and ArgMax/ArgMin. Signatures follow TensorFlow 2.18's registry; ops
-// that share a signature are registered from the tables below.
+// ops, Cast, reductions, ArgMax/ArgMin and Einsum (its equation: core/einsum_equation.h).
+// Signatures follow TensorFlow 2.18's registry; ops that share a signature are registered from
+// the tables below.
 #include <algorithm>
 #include <map>
 #include <string>

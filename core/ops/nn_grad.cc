@@ -1,7 +1,8 @@
 // Gradient functions of the neural-network ops (see builtin_ops.h): activations, BiasAdd,
 // MatMul/BatchMatMulV2, Softmax/LogSoftmax, Conv2D, DepthwiseConv2dNative and pooling (through
-// the backprop ops), FusedBatchNormV3 (from its formula). Formulas as TensorFlow's nn_grad.py /
-// math_grad.py.
+// the backprop ops), FusedBatchNormV3 (from its formula), the losses, and the activations'
+// gradient ops (ReluGrad, SigmoidGrad, ...: second derivatives). Formulas as TensorFlow's
+// nn_grad.py / math_grad.py.
 #include <string>
 #include <vector>
 

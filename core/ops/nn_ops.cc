@@ -1,7 +1,8 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // NN ops: activations, BiasAdd, MatMul/BatchMatMulV2, Conv2D/DepthwiseConv2dNative, pooling,
-// softmax, FusedBatchNormV3 and the gradients the training graphs use. Signatures follow
+// softmax, the losses (L2Loss, SoftmaxCrossEntropyWithLogits and its sparse form),
+// FusedBatchNormV3 and the gradients the training graphs use. Signatures follow
 // TensorFlow 2.18's registry.
 #include <string>
 #include <vector>
