@@ -154,6 +154,7 @@ std::vector<Case> Table() {
     t.push_back({op, {F({2, 3}, gen), I32({1})}, {}, true});
     t.push_back({op, {F({2, 3, 2}, gen), I32({0, 2})}, {{"keep_dims", B(true)}}, true});
     t.push_back({op, {F({3, 2}, gen), I32({-1, 0})}, {}, true});
+    t.push_back({op, {F({2, 2}, gen), Const<int64_t>(DType::kInt64, {2}, {0, 1})}, {{"keep_dims", B(true)}}});
   }
   // Prod where a group has one zero, or two (products of the other elements, not y / x).
   t.push_back({"Prod", {F({2, 3}, Gen::kOneZero), I32({1})}, {}, true});
@@ -199,9 +200,25 @@ std::vector<Case> Table() {
   const AttrMap conv = {{"strides", Ints({1, 1, 1, 1})}, {"padding", Str("VALID")}};
   t.push_back({"Conv2D", {F({1, 4, 4, 2}), F({2, 2, 2, 3})}, conv});
   t.push_back({"Conv2D",
+               {F({1, 5, 5, 1}), F({2, 2, 1, 2})},
+               {{"strides", Ints({1, 1, 1, 1})}, {"padding", Str("VALID")}, {"dilations", Ints({1, 2, 2, 1})}}});
+  t.push_back({"Conv2D",
                {F({2, 5, 5, 2}), F({3, 3, 2, 2})},
                {{"strides", Ints({1, 2, 2, 1})}, {"padding", Str("SAME")}}});
   t.push_back({"DepthwiseConv2dNative", {F({1, 4, 4, 2}), F({2, 2, 2, 2})}, conv});
+  t.push_back({"DepthwiseConv2dNative",
+               {F({2, 5, 5, 2}), F({3, 3, 2, 1})},
+               {{"strides", Ints({1, 2, 2, 1})}, {"padding", Str("SAME")}}});
+  t.push_back({"MaxPool",
+               {F({1, 3, 3, 2}, Gen::kDistinct)},
+               {{"ksize", Ints({1, 2, 2, 1})}, {"strides", Ints({1, 1, 1, 1})}, {"padding", Str("SAME")}}});
+  t.push_back({"AvgPool",
+               {F({1, 5, 5, 1})},
+               {{"ksize", Ints({1, 3, 3, 1})}, {"strides", Ints({1, 2, 2, 1})}, {"padding", Str("VALID")}}});
+  t.push_back({"Softmax", {F({2, 2, 3})}, {}, true});
+  t.push_back({"BiasAdd", {F({2, 2, 2, 3}), F({3})}});
+  t.push_back({"SparseSoftmaxCrossEntropyWithLogits",
+               {F({2, 3}), Const<int64_t>(DType::kInt64, {2}, {2, 0})}});
   t.push_back({"MaxPool",
                {F({1, 4, 4, 2}, Gen::kDistinct)},
                {{"ksize", Ints({1, 2, 2, 1})}, {"strides", Ints({1, 2, 2, 1})}, {"padding", Str("VALID")}}});
@@ -221,16 +238,25 @@ std::vector<Case> Table() {
 
   // Shapes, data movement, indexing.
   t.push_back({"Reshape", {F({2, 3}), I32({3, 2})}, {}, true});
+  t.push_back({"Reshape", {F({2, 3, 2}), I32({-1, 4})}});
   t.push_back({"ExpandDims", {F({2, 3}), I32Scalar(1)}});
+  t.push_back({"ExpandDims", {F({2, 3}), I32Scalar(-1)}});
   t.push_back({"Squeeze", {F({2, 1, 3})}, {{"squeeze_dims", Ints({1})}}});
   t.push_back({"Transpose", {F({2, 3, 2}), I32({2, 0, 1})}, {}, true});
   t.push_back({"IdentityN", {F({2, 3}), F({3})}, {}, false, 2});
   t.push_back({"ConcatV2", {F({2, 3}), F({2, 2}), I32Scalar(1)}, {}, true, 2});
+  t.push_back({"ConcatV2", {F({2, 1}), F({2, 3}), F({2, 2}), I32Scalar(-1)}, {}, false, 3});
   t.push_back({"Split", {I32Scalar(1), F({2, 4})}, {{"num_split", AttrValue::Int(2)}}});
+  t.push_back({"Split", {I32Scalar(-1), F({2, 2, 3})}, {{"num_split", AttrValue::Int(3)}}});
   t.push_back({"SplitV", {F({2, 5}), I32({2, 3}), I32Scalar(1)}, {{"num_split", AttrValue::Int(2)}}});
   t.push_back({"Pack", {F({2, 3}), F({2, 3})}, {{"axis", AttrValue::Int(1)}}, false, 2});
   t.push_back({"Unpack", {F({3, 2})}, {{"num", AttrValue::Int(3)}}});
+  t.push_back({"Pack", {F({2}), F({2}), F({2})}, {{"axis", AttrValue::Int(-1)}}, false, 3});
+  t.push_back({"Unpack", {F({2, 3, 2})}, {{"num", AttrValue::Int(3)}, {"axis", AttrValue::Int(1)}}});
   t.push_back({"Slice", {F({3, 4}), I32({1, 0}), I32({2, 3})}});
+  t.push_back({"Slice", {F({3, 4, 2}), I32({0, 2, 1}), I32({-1, 2, 1})}});
+  t.push_back({"Pad", {F({2, 1, 2}), I32Shaped({3, 2}, {0, 1, 2, 0, 1, 1})}});
+  t.push_back({"Tile", {F({1, 2, 2}), I32({3, 1, 2})}});
   t.push_back({"Pad", {F({2, 3}), I32Shaped({2, 2}, {1, 0, 0, 2})}, {}, true});
   t.push_back({"PadV2", {F({2, 3}), I32Shaped({2, 2}, {0, 1, 1, 0}), Const<double>(DType::kFloat64, {}, {0.5})}});
   t.push_back({"MirrorPad", {F({3, 4}), I32Shaped({2, 2}, {1, 1, 2, 0})}, {{"mode", Str("REFLECT")}}});
@@ -242,9 +268,15 @@ std::vector<Case> Table() {
   t.push_back({"StridedSlice",
                {F({3, 4, 2}), I32({0, 1}), I32({0, 3}), I32({1, 1})},
                {{"begin_mask", AttrValue::Int(1)}, {"end_mask", AttrValue::Int(1)}, {"shrink_axis_mask", AttrValue::Int(0)}}});
+  // shrink_axis on axis 0, new_axis between, ellipsis over the rest.
+  t.push_back({"StridedSlice",
+               {F({3, 4, 2}), I32({1, 0, 0}), I32({2, 0, 0}), I32({1, 1, 1})},
+               {{"shrink_axis_mask", AttrValue::Int(1)}, {"new_axis_mask", AttrValue::Int(2)},
+                {"ellipsis_mask", AttrValue::Int(4)}}});
   t.push_back({"BroadcastTo", {F({3}), I32({2, 3})}, {}, true});
   t.push_back({"BroadcastTo", {F({2, 1}), I32({2, 2, 3})}});
   t.push_back({"Fill", {I32({2, 3}), F({})}});
+  t.push_back({"Cumsum", {F({3, 2}), Const<int64_t>(DType::kInt64, {}, {0})}});
   for (bool exclusive : {false, true}) {
     for (bool reverse : {false, true}) {
       t.push_back({"Cumsum", {F({2, 3}), I32Scalar(1)}, {{"exclusive", B(exclusive)}, {"reverse", B(reverse)}}, true});
