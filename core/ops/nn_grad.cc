@@ -1,7 +1,8 @@
 // Gradient functions of the neural-network ops (see builtin_ops.h): activations, BiasAdd,
 // MatMul/BatchMatMulV2, Softmax/LogSoftmax, Conv2D, DepthwiseConv2dNative and pooling (through
-// the backprop ops), FusedBatchNormV3 (from its formula), the losses, and the activations'
-// gradient ops (ReluGrad, SigmoidGrad, ...: second derivatives). Formulas as TensorFlow's
+// the backprop ops), FusedBatchNormV3 (from its formula), the losses, and, for second
+// derivatives, the activations' gradient ops (ReluGrad, SigmoidGrad, ...), BiasAddGrad,
+// Conv2D's backprop ops and AvgPoolGrad. Formulas as TensorFlow's
 // nn_grad.py / math_grad.py.
 #include <string>
 #include <vector>
@@ -304,6 +305,37 @@ Status DepthwiseConv2dNativeGrad(GradientContext& ctx) {
   return Finish(ctx, b, {{0, gi}, {1, gf}});
 }
 
+// The convolution's backprop ops are linear in each tensor input (second derivatives):
+// Conv2DBackpropInput(sizes, filter, dy): d filter = Conv2DBackpropFilter(g, shape(filter), dy),
+// d dy = Conv2D(g, filter); Conv2DBackpropFilter(x, sizes, dy): d x = Conv2DBackpropInput(
+// shape(x), g, dy), d dy = Conv2D(x, g).
+AttrMap ConvAttrs(const Node* op) {
+  return CopyAttrs(op, {"strides", "padding", "explicit_paddings", "data_format", "dilations", "use_cudnn_on_gpu"});
+}
+
+Status Conv2DBackpropInputGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output filter = ctx.input(1), dy = ctx.input(2), g = ctx.grad();
+  Output gf = b.Op("Conv2DBackpropFilter", {g, b.Shape(filter), dy}, ConvAttrs(ctx.op));
+  Output gdy = b.Op("Conv2D", {g, filter}, ConvAttrs(ctx.op));
+  return Finish(ctx, b, {{1, gf}, {2, gdy}});
+}
+
+Status Conv2DBackpropFilterGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0), dy = ctx.input(2), g = ctx.grad();
+  Output gx = b.Op("Conv2DBackpropInput", {b.Shape(x), g, dy}, ConvAttrs(ctx.op));
+  Output gdy = b.Op("Conv2D", {x, g}, ConvAttrs(ctx.op));
+  return Finish(ctx, b, {{0, gx}, {2, gdy}});
+}
+
+// AvgPoolGrad(sizes, dy) is linear in dy: its gradient is AvgPool of g.
+Status AvgPoolGradGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output gdy = b.Op("AvgPool", {ctx.grad()}, CopyAttrs(ctx.op, {"ksize", "strides", "padding", "data_format"}));
+  return Finish(ctx, b, {{1, gdy}});
+}
+
 Status MaxPoolGrad(GradientContext& ctx) {
   GradOps b(ctx);
   Output gi = b.Op("MaxPoolGrad", {ctx.input(0), ctx.output(0), ctx.grad()},
@@ -402,6 +434,9 @@ void RegisterNnGradients(GradientRegistry& r) {
   Reg(r, "DepthwiseConv2dNative", DepthwiseConv2dNativeGrad);
   Reg(r, "MaxPool", MaxPoolGrad);
   Reg(r, "AvgPool", AvgPoolGrad);
+  Reg(r, "Conv2DBackpropInput", Conv2DBackpropInputGrad);
+  Reg(r, "Conv2DBackpropFilter", Conv2DBackpropFilterGrad);
+  Reg(r, "AvgPoolGrad", AvgPoolGradGrad);
   Reg(r, "FusedBatchNormV3", FusedBatchNormV3Grad);
 }
 

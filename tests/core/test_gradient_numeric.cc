@@ -198,14 +198,19 @@ std::vector<Case> Table() {
   t.push_back({"SoftmaxCrossEntropyWithLogits", {F({3, 4}), F({3, 4}, Gen::kPositive)}, {}, true});
   t.push_back({"SoftmaxCrossEntropyWithLogits", {F({3, 4}), F({1, 4}, Gen::kPositive)}});
   const AttrMap conv = {{"strides", Ints({1, 1, 1, 1})}, {"padding", Str("VALID")}};
-  t.push_back({"Conv2D", {F({1, 4, 4, 2}), F({2, 2, 2, 3})}, conv});
+  t.push_back({"Conv2D", {F({1, 4, 4, 2}), F({2, 2, 2, 3})}, conv, true});
+  t.push_back({"Conv2DBackpropInput", {I32({1, 4, 4, 2}), F({2, 2, 2, 3}), F({1, 3, 3, 3})}, conv, true});
+  t.push_back({"Conv2DBackpropFilter", {F({1, 4, 4, 2}), I32({2, 2, 2, 3}), F({1, 3, 3, 3})}, conv, true});
+  t.push_back({"AvgPoolGrad",
+               {I32({1, 4, 4, 1}), F({1, 2, 2, 1})},
+               {{"ksize", Ints({1, 2, 2, 1})}, {"strides", Ints({1, 2, 2, 1})}, {"padding", Str("VALID")}}, true});
   t.push_back({"Conv2D",
                {F({1, 5, 5, 1}), F({2, 2, 1, 2})},
                {{"strides", Ints({1, 1, 1, 1})}, {"padding", Str("VALID")}, {"dilations", Ints({1, 2, 2, 1})}}});
   t.push_back({"Conv2D",
                {F({2, 5, 5, 2}), F({3, 3, 2, 2})},
-               {{"strides", Ints({1, 2, 2, 1})}, {"padding", Str("SAME")}}});
-  t.push_back({"DepthwiseConv2dNative", {F({1, 4, 4, 2}), F({2, 2, 2, 2})}, conv});
+               {{"strides", Ints({1, 2, 2, 1})}, {"padding", Str("SAME")}}, true});
+  t.push_back({"DepthwiseConv2dNative", {F({1, 4, 4, 2}), F({2, 2, 2, 2})}, conv, true});
   t.push_back({"DepthwiseConv2dNative",
                {F({2, 5, 5, 2}), F({3, 3, 2, 1})},
                {{"strides", Ints({1, 2, 2, 1})}, {"padding", Str("SAME")}}});
@@ -224,7 +229,7 @@ std::vector<Case> Table() {
                {{"ksize", Ints({1, 2, 2, 1})}, {"strides", Ints({1, 2, 2, 1})}, {"padding", Str("VALID")}}});
   t.push_back({"AvgPool",
                {F({1, 4, 4, 2})},
-               {{"ksize", Ints({1, 2, 2, 1})}, {"strides", Ints({1, 1, 1, 1})}, {"padding", Str("SAME")}}});
+               {{"ksize", Ints({1, 2, 2, 1})}, {"strides", Ints({1, 1, 1, 1})}, {"padding", Str("SAME")}}, true});
   {
     // Inference mode (the CPU kernel has no training mode yet): the given mean and variance.
     Case c{"FusedBatchNormV3",
