@@ -70,6 +70,15 @@ Status GradientRegistry::RegisterNotDifferentiable(std::string name) {
   return Status::Ok();
 }
 
+std::vector<std::string> GradientRegistry::Names() const {
+  std::shared_lock lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& [name, entry] : entries_) {
+    if (!entry->not_differentiable) out.push_back(name);
+  }
+  return out;
+}
+
 const GradientEntry* GradientRegistry::Find(std::string_view name) const {
   std::shared_lock lock(mu_);
   auto it = entries_.find(name);

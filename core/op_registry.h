@@ -58,6 +58,8 @@ class GradientRegistry {
   Status RegisterNotDifferentiable(std::string name);
   // nullptr when nothing is registered under name.
   const GradientEntry* Find(std::string_view name) const;
+  // The names registered with a gradient function (not those marked not differentiable).
+  std::vector<std::string> Names() const;
 
  private:
   GradientRegistry() = default;

@@ -39,7 +39,22 @@ Status ReshapeGrad(GradientContext& ctx) {
 
 Status TransposeGrad(GradientContext& ctx) {
   GradOps b(ctx);
-  Output inv = b.Op("InvertPermutation", {ctx.input(1)});
+  // A constant permutation is inverted now (the gradient keeps a static shape).
+  std::vector<int64_t> perm;
+  Output inv;
+  if (ConstInts(ctx.input(1), &perm)) {
+    std::vector<int64_t> inverse(perm.size(), -1);
+    for (size_t i = 0; i < perm.size(); ++i) {
+      const int64_t p = perm[i];
+      if (p < 0 || p >= static_cast<int64_t>(perm.size()) || inverse[static_cast<size_t>(p)] != -1) {
+        return errors::InvalidArgument("Transpose's permutation is not a permutation of 0..", perm.size() - 1);
+      }
+      inverse[static_cast<size_t>(p)] = static_cast<int64_t>(i);
+    }
+    inv = b.Int32s(inverse);
+  } else {
+    inv = b.Op("InvertPermutation", {ctx.input(1)});
+  }
   return Set(ctx, b, 0, b.Transpose(ctx.grad(), inv));
 }
 
@@ -145,23 +160,35 @@ Status TileGrad(GradientContext& ctx) {
   return Set(ctx, b, 0, g);
 }
 
-// GatherV2 on axis 0 without batch dims, densely: OneHot(indices)ᵀ · g (TensorFlow builds
-// IndexedSlices and UnsortedSegmentSum, which Graft does not have yet).
+// GatherV2 on a constant axis without batch dims, densely: with params [outer, n, inner]
+// (around the axis) and g [outer, indices, inner], d params = Einsum("aib,in->anb", g,
+// OneHot(indices, n)) (TensorFlow builds IndexedSlices and UnsortedSegmentSum, which Graft
+// does not have yet).
 Status GatherV2Grad(GradientContext& ctx) {
   GradOps b(ctx);
   std::vector<int64_t> axis;
-  if (!ConstInts(ctx.input(2), &axis) || axis.size() != 1 || axis[0] != 0 || IntAttr(ctx.op, "batch_dims") != 0) {
-    return errors::Unimplemented("GatherV2's gradient supports a constant axis 0 without batch dims only");
+  if (!ConstInts(ctx.input(2), &axis) || axis.size() != 1 || IntAttr(ctx.op, "batch_dims") != 0) {
+    return errors::Unimplemented("GatherV2's gradient supports a constant axis without batch dims only");
   }
   auto sp = StaticShape(ctx.input(0));
   if (!sp || sp->empty()) return errors::Unimplemented("GatherV2's gradient needs the params' static shape");
+  const int64_t rank = static_cast<int64_t>(sp->size());
+  const int64_t k = axis[0] < 0 ? axis[0] + rank : axis[0];
+  if (k < 0 || k >= rank) return errors::InvalidArgument("GatherV2's axis ", axis[0], " is out of range for rank ", rank);
   const DType t = TypeOf(ctx.input(0));
-  int64_t rest = 1;
-  for (size_t i = 1; i < sp->size(); ++i) rest *= (*sp)[i];
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < k; ++i) outer *= (*sp)[static_cast<size_t>(i)];
+  for (int64_t i = k + 1; i < rank; ++i) inner *= (*sp)[static_cast<size_t>(i)];
+  const int64_t n = (*sp)[static_cast<size_t>(k)];
   Output flat_idx = b.Reshape(ctx.input(1), b.Int32s({-1}));
-  Output onehot = b.Op("OneHot", {flat_idx, b.Int32(static_cast<int32_t>((*sp)[0])), b.Scalar(t, 1), b.Scalar(t, 0)});
-  Output g2 = b.Reshape(ctx.grad(), b.Int32s({-1, rest}));
-  Output dense = b.MatMul(onehot, g2, true, false);
+  Output onehot = b.Op("OneHot", {flat_idx, b.Int32(static_cast<int32_t>(n)), b.Scalar(t, 1), b.Scalar(t, 0)});
+  Output dense;
+  if (outer == 1) {
+    dense = b.MatMul(onehot, b.Reshape(ctx.grad(), b.Int32s({-1, inner})), true, false);
+  } else {
+    Output g3 = b.Reshape(ctx.grad(), b.Int32s({outer, -1, inner}));
+    dense = b.ListOp("Einsum", {g3, onehot}, {}, {{"equation", AttrValue::String("aib,in->anb")}});
+  }
   return Set(ctx, b, 0, b.Reshape(dense, b.Int32s(*sp)));
 }
 

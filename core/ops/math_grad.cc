@@ -1,11 +1,14 @@
 // Gradient functions of the math ops (see builtin_ops.h): elementwise binary ops (with the
-// broadcasting undone), unary math, Cast, AddN, Select/SelectV2 and the reductions. Each
+// broadcasting undone), unary math, Cast, AddN, Select/SelectV2, the reductions and Einsum. Each
 // follows TensorFlow's formula for the op (math_grad.py), written with GradOps.
 #include <cmath>
+#include <map>
 #include <numbers>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "core/einsum_equation.h"
 #include "core/gradients/grad_ops.h"
 #include "core/gradients/gradient_context.h"
 #include "core/ops/builtin_ops.h"
@@ -132,6 +135,14 @@ UNARY(Log1p, b.Mul(g, b.Reciprocal(b.Add(b.Scalar(t, 1), x))))
 UNARY(Sin, b.Mul(g, b.Op("Cos", {x})))
 UNARY(Cos, b.Neg(b.Mul(g, b.Op("Sin", {x}))))
 UNARY(Tan, b.Mul(g, b.Square(b.Reciprocal(b.Op("Cos", {x})))))
+UNARY(Asin, b.Mul(g, b.Op("Rsqrt", {b.Sub(b.Scalar(t, 1), b.Square(x))})))
+UNARY(Acos, b.Neg(b.Mul(g, b.Op("Rsqrt", {b.Sub(b.Scalar(t, 1), b.Square(x))}))))
+UNARY(Atan, b.Div(g, b.Add(b.Scalar(t, 1), b.Square(x))))
+UNARY(Sinh, b.Mul(g, b.Op("Cosh", {x})))
+UNARY(Cosh, b.Mul(g, b.Op("Sinh", {x})))
+UNARY(Asinh, b.Div(g, b.Op("Cosh", {y})))
+UNARY(Acosh, b.Div(g, b.Op("Sinh", {y})))
+UNARY(Atanh, b.Div(g, b.Sub(b.Scalar(t, 1), b.Square(x))))
 UNARY(Tanh, b.Op("TanhGrad", {y, g}))
 UNARY(Sigmoid, b.Op("SigmoidGrad", {y, g}))
 UNARY(Erf, b.Mul(g, b.Mul(b.Scalar(t, 2.0 / std::sqrt(std::numbers::pi)), b.Op("Exp", {b.Neg(b.Square(x))}))))
@@ -266,18 +277,129 @@ Status MaxMinReductionGrad(GradientContext& ctx) {
   return Status::Ok();
 }
 
-// Prod: the product of the other elements, as y / x (exact for inputs without zeros).
+// Prod: each element's gradient is the product of the other elements of its group: y / x for
+// a nonzero x; for a zero, the product of the group's nonzero elements when it is the group's
+// only zero, else 0.
 Status ProdGrad(GradientContext& ctx) {
   GradOps b(ctx);
   Output kept;
   std::vector<bool> reduced;
   GRAFT_RETURN_IF_ERROR(KeptShape(ctx, b, &kept, &reduced));
-  Output x = ctx.input(0);
+  Output x = ctx.input(0), axes = ctx.input(1);
+  const DType t = TypeOf(x);
   Output y_kept = b.Reshape(ctx.output(0), kept);
   Output g_kept = b.Reshape(ctx.grad(), kept);
-  Output gx = b.Mul(g_kept, b.Op("DivNoNan", {y_kept, x}));
+  Output is_zero = b.Op("Equal", {x, b.Scalar(t, 0)});
+  Output zeros = b.Sum(b.Cast(is_zero, t), axes, /*keep_dims=*/true);
+  Output nonzero_prod = b.Op("Prod", {b.Select(is_zero, b.OnesLike(x), x), axes}, {{"keep_dims", AttrValue::Bool(true)}});
+  Output at_zero = b.Select(b.Op("Equal", {zeros, b.Scalar(t, 1)}), nonzero_prod, b.ZerosLike(nonzero_prod));
+  Output others = b.Select(is_zero, b.Op("BroadcastTo", {at_zero, b.Shape(x)}), b.Op("DivNoNan", {y_kept, x}));
+  Output gx = b.Mul(g_kept, others);
   GRAFT_RETURN_IF_ERROR(b.status());
   ctx.set_grad(0, gx);
+  return Status::Ok();
+}
+
+// Einsum (one or two operands): the gradient of an operand is an Einsum of the incoming
+// gradient with the other operand, to the operand's subscripts minus those only it has (summed
+// in the forward op), which are then broadcast back. The equations are written with letters
+// only: each "..." dim becomes a letter of its own, and a broadcast "..." dim of size 1 a letter
+// only its operand has (so it is summed). Diagonals (a letter twice in one operand) are not
+// supported.
+Status EinsumGrad(GradientContext& ctx) {
+  const AttrValue* attr = ctx.op->attr("equation");
+  const std::string* equation = attr ? attr->get<std::string>() : nullptr;
+  if (equation == nullptr) return errors::InvalidArgument("Einsum op has no equation");
+  const int num = ctx.num_inputs();
+  if (num > 2) return errors::Unimplemented("Einsum's gradient supports one or two operands, not ", num);
+  EinsumEquation eq;
+  GRAFT_RETURN_IF_ERROR(ParseEinsumEquation(*equation, num, &eq));
+  std::vector<int> ranks;
+  std::vector<std::vector<int64_t>> dims;
+  for (int i = 0; i < num; ++i) {
+    const PartialShape& s = ctx.input(i).node->output_shape(ctx.input(i).index);
+    if (!s.known_rank()) return errors::Unimplemented("Einsum's gradient needs the rank of input ", i);
+    ranks.push_back(s.rank());
+    dims.push_back(s.dims());
+  }
+  std::vector<std::vector<int>> labels;
+  std::vector<int> out_labels;
+  GRAFT_RETURN_IF_ERROR(ExpandEinsumEllipsis(eq, ranks, &labels, &out_labels));
+  std::map<int, int64_t> sizes;
+  GRAFT_RETURN_IF_ERROR(EinsumLabelSizes(labels, dims, &sizes));
+  int fresh = 2 * kEinsumEllipsisBase;
+  for (int i = 0; i < num; ++i) {
+    auto& ls = labels[static_cast<size_t>(i)];
+    for (size_t p = 0; p < ls.size(); ++p) {
+      if (std::count(ls.begin(), ls.end(), ls[p]) > 1) {
+        return errors::Unimplemented("Einsum's gradient does not support repeated subscripts ('", *equation, "')");
+      }
+      if (ls[p] < kEinsumEllipsisBase) continue;
+      const int64_t d = dims[static_cast<size_t>(i)][p], full = sizes.at(ls[p]);
+      if ((d == 1 || d == -1) && full != d) {
+        if (d == -1 || full == -1) {
+          return errors::Unimplemented("Einsum's gradient needs the static sizes of the '...' dims ('", *equation, "')");
+        }
+        ls[p] = fresh++;
+      }
+    }
+  }
+  // Letters for the labels: a letter stays itself, the others take unused letters.
+  std::set<int> used;
+  for (const auto& ls : labels) used.insert(ls.begin(), ls.end());
+  std::map<int, char> letter;
+  std::string spare;
+  for (char c = 'a'; c <= 'z'; ++c) spare += c;
+  for (char c = 'A'; c <= 'Z'; ++c) spare += c;
+  size_t next = 0;
+  for (int l : used) {
+    if (l < kEinsumEllipsisBase) {
+      letter[l] = static_cast<char>(l);
+      continue;
+    }
+    while (next < spare.size() && used.count(static_cast<unsigned char>(spare[next])) != 0) ++next;
+    if (next == spare.size()) return errors::Unimplemented("Einsum's gradient ran out of subscript letters");
+    letter[l] = spare[next++];
+  }
+  auto text = [&letter](const std::vector<int>& ls) {
+    std::string s;
+    for (int l : ls) s += letter.at(l);
+    return s;
+  };
+  GradOps b(ctx);
+  for (int i = 0; i < num; ++i) {
+    const auto& own = labels[static_cast<size_t>(i)];
+    const std::vector<int>* other = num == 2 ? &labels[static_cast<size_t>(1 - i)] : nullptr;
+    std::vector<int> keep;
+    std::vector<int64_t> keep_mask;
+    for (int l : own) {
+      const bool k = std::find(out_labels.begin(), out_labels.end(), l) != out_labels.end() ||
+                     (other && std::find(other->begin(), other->end(), l) != other->end());
+      if (k) keep.push_back(l);
+      keep_mask.push_back(k ? 1 : 0);
+    }
+    std::string grad_eq = text(out_labels) + (other ? "," + text(*other) : "") + "->" + text(keep);
+    std::vector<Output> operands = {ctx.grad()};
+    if (other) operands.push_back(ctx.input(1 - i));
+    Output gi = b.ListOp("Einsum", operands, {}, {{"equation", AttrValue::String(grad_eq)}});
+    if (keep.size() != own.size()) {
+      // Back to the operand's rank (1 for the summed dims), then broadcast to its shape.
+      Output x = ctx.input(i);
+      Output kept_shape;
+      if (auto sx = StaticShape(x)) {
+        for (size_t p = 0; p < sx->size(); ++p)
+          if (!keep_mask[p]) (*sx)[p] = 1;
+        kept_shape = b.Int32s(*sx);
+      } else {
+        std::vector<int64_t> drop;
+        for (int64_t k : keep_mask) drop.push_back(1 - k);
+        kept_shape = b.Add(b.Mul(b.Shape(x), b.Int32s(keep_mask)), b.Int32s(drop));
+      }
+      gi = b.Op("BroadcastTo", {b.Reshape(gi, kept_shape), b.Shape(x)});
+    }
+    GRAFT_RETURN_IF_ERROR(b.status());
+    ctx.set_grad(i, gi);
+  }
   return Status::Ok();
 }
 
@@ -318,9 +440,18 @@ void RegisterMathGradients(GradientRegistry& r) {
   Reg(r, "Sin", SinGrad);
   Reg(r, "Cos", CosGrad);
   Reg(r, "Tan", TanGrad);
+  Reg(r, "Asin", AsinGrad);
+  Reg(r, "Acos", AcosGrad);
+  Reg(r, "Atan", AtanGrad);
+  Reg(r, "Sinh", SinhGrad);
+  Reg(r, "Cosh", CoshGrad);
+  Reg(r, "Asinh", AsinhGrad);
+  Reg(r, "Acosh", AcoshGrad);
+  Reg(r, "Atanh", AtanhGrad);
   Reg(r, "Tanh", TanhGrad);
   Reg(r, "Sigmoid", SigmoidGrad);
   Reg(r, "Erf", ErfGrad);
+  Reg(r, "Einsum", EinsumGrad);
   Reg(r, "Cast", CastGrad);
   Reg(r, "AddN", AddNGrad);
   Reg(r, "Select", SelectGrad);

@@ -1,12 +1,15 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // Math ops: binary cwise ops and comparisons (numpy broadcasting), Select/SelectV2, unary cwise
-// ops, Cast, reductions and ArgMax/ArgMin. Signatures follow TensorFlow 2.18's registry; ops
-// that share a signature are registered from the tables below.
+// ops, Cast, reductions, ArgMax/ArgMin and Einsum (its equation: core/einsum_equation.h).
+// Signatures follow TensorFlow 2.18's registry; ops that share a signature are registered from
+// the tables below.
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "core/einsum_equation.h"
 #include "core/ops/builtin_ops.h"
 #include "core/ops/common_shape_fns.h"
 
@@ -285,6 +288,14 @@ constexpr UnaryOp kUnaryOps[] = {
     {"Sin", kFloatComplex, false},
     {"Cos", kFloatComplex, false},
     {"Tan", kFloatComplex, false},
+    {"Asin", kFloatComplex, false},
+    {"Acos", kFloatComplex, false},
+    {"Atan", kFloatComplex, false},
+    {"Sinh", kFloatComplex, false},
+    {"Cosh", kFloatComplex, false},
+    {"Asinh", kFloatComplex, false},
+    {"Acosh", kFloatComplex, false},
+    {"Atanh", kFloatComplex, false},
     {"Tanh", kFloatComplex, false},
     {"Sigmoid", kFloatComplex, false},
     {"Erf", kFloat, false},
@@ -315,6 +326,42 @@ constexpr ReductionOp kReductionOps[] = {
     {"Sum", kNumber}, {"Mean", kNumber}, {"Max", kRealQuantized}, {"Min", kRealQuantized},
     {"Prod", kNumber}, {"All", nullptr},  {"Any", nullptr},
 };
+
+// Einsum: the output's dims are its subscripts' sizes (unknown where an input's is; the whole
+// shape is unknown while a "..." covers an input of unknown rank).
+Status EinsumShape(InferenceContext& c) {
+  std::string equation;
+  GRAFT_RETURN_IF_ERROR(c.GetAttr("equation", &equation));
+  EinsumEquation eq;
+  GRAFT_RETURN_IF_ERROR(ParseEinsumEquation(equation, c.num_inputs(), &eq));
+  std::vector<int> ranks;
+  for (int i = 0; i < c.num_inputs(); ++i) {
+    if (!c.input(i).known_rank()) {
+      const auto& subs = eq.inputs[static_cast<size_t>(i)];
+      if (std::find(subs.begin(), subs.end(), kEinsumEllipsis) != subs.end()) {
+        c.set_output(0, PartialShape::Unknown());
+        return Status::Ok();
+      }
+      ranks.push_back(static_cast<int>(subs.size()));
+    } else {
+      ranks.push_back(c.input(i).rank());
+    }
+  }
+  std::vector<std::vector<int>> inputs;
+  std::vector<int> output;
+  GRAFT_RETURN_IF_ERROR(ExpandEinsumEllipsis(eq, ranks, &inputs, &output));
+  std::vector<std::vector<int64_t>> dims;
+  for (int i = 0; i < c.num_inputs(); ++i) {
+    dims.push_back(c.input(i).known_rank() ? c.input(i).dims()
+                                           : std::vector<int64_t>(static_cast<size_t>(ranks[static_cast<size_t>(i)]), -1));
+  }
+  std::map<int, int64_t> sizes;
+  GRAFT_RETURN_IF_ERROR(EinsumLabelSizes(inputs, dims, &sizes));
+  std::vector<int64_t> out;
+  for (int l : output) out.push_back(sizes.count(l) ? sizes[l] : 1);  // a "..." no input fills: no dims
+  c.set_output(0, PartialShape(std::move(out)));
+  return Status::Ok();
+}
 
 void AddReduction(OpRegistry& r, const ReductionOp& op) {
   OpDefBuilder b(op.name);
@@ -357,6 +404,14 @@ void RegisterMathOps(OpRegistry& r) {
       SelectV2Shape);
 
   for (const UnaryOp& op : kUnaryOps) AddUnary(r, op);
+  Add(r,
+      OpDefBuilder("Einsum")
+          .Input("inputs: N * T")
+          .Output("output: T")
+          .Attr("equation: string")
+          .Attr("N: int >= 1")
+          .Attr("T: type"),
+      EinsumShape);
   Add(r,
       OpDefBuilder("Cast")
           .Input("x: SrcT")

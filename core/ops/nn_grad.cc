@@ -1,7 +1,9 @@
 // Gradient functions of the neural-network ops (see builtin_ops.h): activations, BiasAdd,
 // MatMul/BatchMatMulV2, Softmax/LogSoftmax, Conv2D, DepthwiseConv2dNative and pooling (through
-// the backprop ops), FusedBatchNormV3 (from its formula). Formulas as TensorFlow's nn_grad.py /
-// math_grad.py.
+// the backprop ops), FusedBatchNormV3 (from its formula), the losses, and, for second
+// derivatives, the activations' gradient ops (ReluGrad, SigmoidGrad, ...), BiasAddGrad,
+// Conv2D's backprop ops and AvgPoolGrad. Formulas as TensorFlow's
+// nn_grad.py / math_grad.py.
 #include <string>
 #include <vector>
 
@@ -80,6 +82,47 @@ Status LeakyReluGrad(GradientContext& ctx) {
   const DType t = TypeOf(x);
   Output pos = b.Op("Greater", {x, b.Scalar(t, 0)});
   return Finish(ctx, b, {{0, b.Select(pos, g, b.Mul(g, b.Scalar(t, alpha ? *alpha : 0.2)))}});
+}
+
+// ---- The activations' gradient ops, for second derivatives (as TensorFlow's).
+// ReluGrad(g, f) = g · (f > 0): linear in g through the same mask, flat in f.
+Status ReluGradGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output gg = b.Op(ctx.op->type(), {ctx.grad(), ctx.input(1)});
+  return Finish(ctx, b, {{0, gg}, {1, b.ZerosLike(ctx.input(1))}});
+}
+
+// SigmoidGrad(y, dy) = dy · y · (1 - y): d/dy = g · dy · (1 - 2y), d/d dy = SigmoidGrad(y, g).
+Status SigmoidGradGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output y = ctx.input(0), dy = ctx.input(1), g = ctx.grad();
+  const DType t = TypeOf(y);
+  Output gy = b.Mul(b.Mul(g, dy), b.Sub(b.Scalar(t, 1), b.Mul(b.Scalar(t, 2), y)));
+  return Finish(ctx, b, {{0, gy}, {1, b.Op("SigmoidGrad", {y, g})}});
+}
+
+// TanhGrad(y, dy) = dy · (1 - y²): d/dy = -2 · g · dy · y, d/d dy = TanhGrad(y, g).
+Status TanhGradGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output y = ctx.input(0), dy = ctx.input(1), g = ctx.grad();
+  Output gy = b.Mul(b.Mul(g, dy), b.Mul(b.Scalar(TypeOf(y), -2), y));
+  return Finish(ctx, b, {{0, gy}, {1, b.Op("TanhGrad", {y, g})}});
+}
+
+// BiasAddGrad sums over all but the channel axis: its gradient broadcasts g back.
+Status BiasAddGradGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0), g = ctx.grad();
+  const AttrValue* fmt = ctx.op->attr("data_format");
+  const std::string* format = fmt ? fmt->get<std::string>() : nullptr;
+  if (format != nullptr && *format == "NCHW") {
+    const PartialShape& s = x.node->output_shape(x.index);
+    if (!s.known_rank()) return errors::Unimplemented("BiasAddGrad's gradient (NCHW) needs the input's rank");
+    std::vector<int64_t> dims(static_cast<size_t>(s.rank()), 1);
+    dims[1] = -1;
+    g = b.Reshape(g, b.Int32s(dims));
+  }
+  return Finish(ctx, b, {{0, b.Op("BroadcastTo", {g, b.Shape(x)})}});
 }
 
 Status BiasAddGrad(GradientContext& ctx) {
@@ -176,6 +219,57 @@ Status LogSoftmaxGrad(GradientContext& ctx) {
   return Finish(ctx, b, {{0, b.Sub(g, b.Mul(s, b.Op("Exp", {y})))}});
 }
 
+// L2Loss = Σ x² / 2: dx = x · g.
+Status L2LossGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Finish(ctx, b, {{0, b.Mul(ctx.input(0), ctx.grad())}});
+}
+
+// Whether a gradient is the builder's zero filler (ZerosLike) for an output nobody used.
+bool IsZeroFill(const Output& g) { return g.node == nullptr || g.node->type() == "ZerosLike"; }
+
+// The logits' gradient of the softmax cross-entropy ops: the loss gradient (per row) times
+// the backprop output (total · softmax - labels, total = Σ labels: 1 for sparse labels),
+// plus, when the backprop output itself has a gradient gb (second derivatives), its path
+// through the softmax: total · (gb - Σ gb·softmax) · softmax (TensorFlow's formula assumes
+// total = 1).
+Output CrossEntropyLogitsGrad(GradientContext& ctx, GradOps& b, Output total) {
+  Output g_loss = b.Op("ExpandDims", {ctx.grad(0), b.Int32(-1)});
+  Output gx = b.Mul(g_loss, ctx.output(1));
+  Output gb = ctx.grad(1);
+  if (!IsZeroFill(gb)) {
+    Output sm = b.Op("Softmax", {ctx.input(0)});
+    Output dot = b.Sum(b.Mul(gb, sm), b.Int32s({-1}), /*keep_dims=*/true);
+    Output path = b.Mul(b.Sub(gb, dot), sm);
+    gx = b.Add(gx, total.node ? b.Mul(total, path) : path);
+  }
+  return gx;
+}
+
+Status SparseSoftmaxCrossEntropyWithLogitsGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Finish(ctx, b, {{0, CrossEntropyLogitsGrad(ctx, b, Output{})}});
+}
+
+// The labels' gradient of SoftmaxCrossEntropyWithLogits: -g · log_softmax(logits), plus the
+// backprop output's path when it has a gradient gb: Σ gb·softmax - gb.
+Status SoftmaxCrossEntropyWithLogitsGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0), y = ctx.input(1);
+  Output total = b.Sum(y, b.Int32s({-1}), /*keep_dims=*/true);
+  Output gx = CrossEntropyLogitsGrad(ctx, b, total);
+  Output g_loss = b.Op("ExpandDims", {ctx.grad(0), b.Int32(-1)});
+  Output gy = b.Mul(g_loss, b.Neg(b.Op("LogSoftmax", {x})));
+  Output gb = ctx.grad(1);
+  if (!IsZeroFill(gb)) {
+    Output sm = b.Op("Softmax", {x});
+    gy = b.Add(gy, b.Sub(b.Sum(b.Mul(gb, sm), b.Int32s({-1}), /*keep_dims=*/true), gb));
+  }
+  gx = b.BroadcastGrads(gx, Output{}, x, ctx.output(1)).first;
+  gy = b.BroadcastGrads(gy, Output{}, y, ctx.output(1)).first;
+  return Finish(ctx, b, {{0, gx}, {1, gy}});
+}
+
 Status Conv2DGrad(GradientContext& ctx) {
   GradOps b(ctx);
   Output in = ctx.input(0), filter = ctx.input(1), g = ctx.grad();
@@ -209,6 +303,37 @@ Status DepthwiseConv2dNativeGrad(GradientContext& ctx) {
   Output gfull = b.Op("Conv2DBackpropFilter", {in, b.Int32s({kh, kw, c, c * m}), g}, attrs);
   Output gf = b.Sum(b.Mul(b.Reshape(gfull, b.Int32s({kh, kw, c, c, m})), id), b.Int32s({3}));
   return Finish(ctx, b, {{0, gi}, {1, gf}});
+}
+
+// The convolution's backprop ops are linear in each tensor input (second derivatives):
+// Conv2DBackpropInput(sizes, filter, dy): d filter = Conv2DBackpropFilter(g, shape(filter), dy),
+// d dy = Conv2D(g, filter); Conv2DBackpropFilter(x, sizes, dy): d x = Conv2DBackpropInput(
+// shape(x), g, dy), d dy = Conv2D(x, g).
+AttrMap ConvAttrs(const Node* op) {
+  return CopyAttrs(op, {"strides", "padding", "explicit_paddings", "data_format", "dilations", "use_cudnn_on_gpu"});
+}
+
+Status Conv2DBackpropInputGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output filter = ctx.input(1), dy = ctx.input(2), g = ctx.grad();
+  Output gf = b.Op("Conv2DBackpropFilter", {g, b.Shape(filter), dy}, ConvAttrs(ctx.op));
+  Output gdy = b.Op("Conv2D", {g, filter}, ConvAttrs(ctx.op));
+  return Finish(ctx, b, {{1, gf}, {2, gdy}});
+}
+
+Status Conv2DBackpropFilterGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0), dy = ctx.input(2), g = ctx.grad();
+  Output gx = b.Op("Conv2DBackpropInput", {b.Shape(x), g, dy}, ConvAttrs(ctx.op));
+  Output gdy = b.Op("Conv2D", {x, g}, ConvAttrs(ctx.op));
+  return Finish(ctx, b, {{0, gx}, {2, gdy}});
+}
+
+// AvgPoolGrad(sizes, dy) is linear in dy: its gradient is AvgPool of g.
+Status AvgPoolGradGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output gdy = b.Op("AvgPool", {ctx.grad()}, CopyAttrs(ctx.op, {"ksize", "strides", "padding", "data_format"}));
+  return Finish(ctx, b, {{1, gdy}});
 }
 
 Status MaxPoolGrad(GradientContext& ctx) {
@@ -293,14 +418,25 @@ void RegisterNnGradients(GradientRegistry& r) {
   Reg(r, "Softsign", SoftsignGrad);
   Reg(r, "LeakyRelu", LeakyReluGrad);
   Reg(r, "BiasAdd", BiasAddGrad);
+  Reg(r, "ReluGrad", ReluGradGrad);
+  Reg(r, "Relu6Grad", ReluGradGrad);
+  Reg(r, "SigmoidGrad", SigmoidGradGrad);
+  Reg(r, "TanhGrad", TanhGradGrad);
+  Reg(r, "BiasAddGrad", BiasAddGradGrad);
   Reg(r, "MatMul", MatMulGrad);
   Reg(r, "BatchMatMulV2", BatchMatMulV2Grad);
   Reg(r, "Softmax", SoftmaxGrad);
   Reg(r, "LogSoftmax", LogSoftmaxGrad);
+  Reg(r, "L2Loss", L2LossGrad);
+  Reg(r, "SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxCrossEntropyWithLogitsGrad);
+  Reg(r, "SoftmaxCrossEntropyWithLogits", SoftmaxCrossEntropyWithLogitsGrad);
   Reg(r, "Conv2D", Conv2DGrad);
   Reg(r, "DepthwiseConv2dNative", DepthwiseConv2dNativeGrad);
   Reg(r, "MaxPool", MaxPoolGrad);
   Reg(r, "AvgPool", AvgPoolGrad);
+  Reg(r, "Conv2DBackpropInput", Conv2DBackpropInputGrad);
+  Reg(r, "Conv2DBackpropFilter", Conv2DBackpropFilterGrad);
+  Reg(r, "AvgPoolGrad", AvgPoolGradGrad);
   Reg(r, "FusedBatchNormV3", FusedBatchNormV3Grad);
 }
 

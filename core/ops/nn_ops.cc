@@ -1,7 +1,8 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // NN ops: activations, BiasAdd, MatMul/BatchMatMulV2, Conv2D/DepthwiseConv2dNative, pooling,
-// softmax, FusedBatchNormV3 and the gradients the training graphs use. Signatures follow
+// softmax, the losses (L2Loss, SoftmaxCrossEntropyWithLogits and its sparse form),
+// FusedBatchNormV3 and the gradients the training graphs use. Signatures follow
 // TensorFlow 2.18's registry.
 #include <string>
 #include <vector>
@@ -334,6 +335,31 @@ Status SoftmaxShape(InferenceContext& c) {
   return Status::Ok();
 }
 
+// SparseSoftmaxCrossEntropyWithLogits: features [batch, classes], labels [batch]; loss [batch]
+// and backprop [batch, classes].
+Status SparseSoftmaxCrossEntropyShape(InferenceContext& c) {
+  PartialShape features, labels;
+  GRAFT_RETURN_IF_ERROR(c.WithRank(0, 2, &features));
+  GRAFT_RETURN_IF_ERROR(c.WithRank(1, 1, &labels));
+  PartialShape batch;
+  GRAFT_RETURN_IF_ERROR(PartialShape({features.dim(0)}).MergeWith(labels, &batch));
+  c.set_output(0, batch);
+  c.set_output(1, PartialShape({batch.dim(0), features.dim(1)}));
+  return Status::Ok();
+}
+
+// SoftmaxCrossEntropyWithLogits: features and labels [batch, classes] (broadcast against each
+// other); loss [batch] and backprop [batch, classes].
+Status SoftmaxCrossEntropyShape(InferenceContext& c) {
+  PartialShape features, labels, both;
+  GRAFT_RETURN_IF_ERROR(c.WithRank(0, 2, &features));
+  GRAFT_RETURN_IF_ERROR(c.WithRank(1, 2, &labels));
+  GRAFT_RETURN_IF_ERROR(shape_fns::BroadcastShapes(features, labels, &both));
+  c.set_output(0, PartialShape({both.dim(0)}));
+  c.set_output(1, both);
+  return Status::Ok();
+}
+
 Status FusedBatchNormV3Shape(InferenceContext& c) {
   std::string format;
   GRAFT_RETURN_IF_ERROR(c.GetAttr("data_format", &format));
@@ -641,6 +667,25 @@ void RegisterNnOps(OpRegistry& r) {
       SoftmaxShape);
   Add(r, OpDefBuilder("LogSoftmax").Input("logits: T").Output("logsoftmax: T").Attr(StrCat("T: {", kFloat, "}")),
       SoftmaxShape);
+
+  Add(r,
+      OpDefBuilder("SparseSoftmaxCrossEntropyWithLogits")
+          .Input("features: T")
+          .Input("labels: Tlabels")
+          .Output("loss: T")
+          .Output("backprop: T")
+          .Attr("T: {half, bfloat16, float, double}")
+          .Attr("Tlabels: {int32, int64} = DT_INT64"),
+      SparseSoftmaxCrossEntropyShape);
+  Add(r,
+      OpDefBuilder("SoftmaxCrossEntropyWithLogits")
+          .Input("features: T")
+          .Input("labels: T")
+          .Output("loss: T")
+          .Output("backprop: T")
+          .Attr("T: {half, bfloat16, float, double}"),
+      SoftmaxCrossEntropyShape);
+  Add(r, OpDefBuilder("L2Loss").Input("t: T").Output("output: T").Attr(StrCat("T: {", kFloat, "}")), shape_fns::Scalar);
 
   Add(r,
       OpDefBuilder("FusedBatchNormV3")

@@ -23,6 +23,7 @@ void RegisterBuiltinKernels(KernelRegistry& r) {
   cpu::RegisterSplitKernels(r);
   cpu::RegisterSequenceKernels(r);
   cpu::RegisterBatchMatMulKernels(r);
+  cpu::RegisterEinsumKernels(r);
   cpu::RegisterNnGradKernels(r);
   cpu::RegisterCheckpointKernels(r);
   cpu::RegisterTensorListKernels(r);

@@ -25,6 +25,7 @@ void RegisterParseExampleKernels(KernelRegistry& r);  // parse_example_kernels.c
 void RegisterSplitKernels(KernelRegistry& r);      // split_kernels.cc
 void RegisterSequenceKernels(KernelRegistry& r);   // sequence_kernels.cc
 void RegisterBatchMatMulKernels(KernelRegistry& r);  // batch_matmul_kernels.cc
+void RegisterEinsumKernels(KernelRegistry& r);     // einsum_kernels.cc
 void RegisterNnGradKernels(KernelRegistry& r);     // nn_grad_kernels.cc
 void RegisterCheckpointKernels(KernelRegistry& r);  // checkpoint_kernels.cc
 void RegisterTensorListKernels(KernelRegistry& r);  // tensor_list_kernels.cc

@@ -19,7 +19,8 @@ const char* const kBinary[] = {"Add",        "AddV2",         "Sub",          "M
 const char* const kCompare[] = {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual"};
 const char* const kUnaryFloat[] = {"Neg",  "Abs",  "Sign", "Square", "Sqrt",  "Rsqrt", "Reciprocal", "Exp",
                                    "Expm1", "Log",  "Log1p", "Sin",  "Cos",   "Tan",   "Tanh",       "Sigmoid",
-                                   "Erf",  "Floor", "Ceil", "Round", "Rint"};
+                                   "Erf",  "Floor", "Ceil", "Round", "Rint", "Asin", "Acos", "Atan", "Sinh",
+                                   "Cosh", "Asinh", "Acosh", "Atanh"};
 const char* const kReductions[] = {"Sum", "Mean", "Max", "Min", "Prod"};
 
 // ---------------------------------------------------------------------------------------------
@@ -380,6 +381,35 @@ void test_argmax(void** state) {
   ASSERT_FAILS(Infer("ArgMin", {{F(S({2, 3}))}, {In(DType::kInt16, S({}))}}), Code::kDType, "int16");
 }
 
+// ---------------------------------------------------------------------------------------------
+// Einsum
+
+void test_einsum(void** state) {
+  auto eq = [](const char* e) { return Attrs({{"equation", AttrValue::String(e)}}); };
+  ASSERT_SHAPE(Infer("Einsum", {{F(S({2, 3})), F(S({3, 4}))}}, eq("ij,jk->ik")), 0, "(2, 4)");
+  ASSERT_SHAPE(Infer("Einsum", {{F(S({5, 2, 3})), F(S({5, 3, -1}))}}, eq("bij,bjk->bki")), 0, "(5, None, 2)");
+  ASSERT_SHAPE(Infer("Einsum", {{F(S({2, 3}))}}, eq("ij->")), 0, "()");
+  ASSERT_SHAPE(Infer("Einsum", {{F(S({3, 3}))}}, eq("ii->i")), 0, "(3,)");
+  // Implicit output: the letters that occur once, in order.
+  ASSERT_SHAPE(Infer("Einsum", {{F(S({2, 3})), F(S({3, 4}))}}, eq("ij,jk")), 0, "(2, 4)");
+  // "..." broadcasts (numpy's right alignment); unknown while an input's rank is.
+  ASSERT_SHAPE(Infer("Einsum", {{F(S({7, 1, 2, 3})), F(S({4, 3, 5}))}}, eq("...ij,...jk->...ik")), 0,
+               "(7, 4, 2, 5)");
+  ASSERT_SHAPE(Infer("Einsum", {{F(S({1, 2, 3})), F(S({-1, 3, 5}))}}, eq("...ij,...jk->...ik")), 0,
+               "(None, 2, 5)");
+  ASSERT_SHAPE(Infer("Einsum", {{F(Unknown()), F(S({3, 4}))}}, eq("...j,jk->...k")), 0, "<unknown>");
+  ASSERT_SHAPE(Infer("Einsum", {{F(Unknown()), F(S({3, 4}))}}, eq("ij,jk->ik")), 0, "(None, 4)");
+  // Errors name the equation and what is wrong.
+  ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3})), F(S({2, 4}))}}, eq("ij,jk->ik")), Code::kInvalidArgument,
+               "'j' has size 3 in input 0 but 2 in input 1");
+  ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("ij,jk->ik")), Code::kInvalidArgument, "2 operands");
+  ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("ij->ik")), Code::kInvalidArgument, "'k' occurs in no input");
+  ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("ij->ii")), Code::kInvalidArgument, "more than once");
+  ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("i1->i")), Code::kInvalidArgument, "not a subscript");
+  ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("ijk->i")), Code::kInvalidArgument, "rank 2");
+  ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("i.j->i")), Code::kInvalidArgument, "stray '.'");
+}
+
 }  // namespace
 
 int main() {
@@ -398,6 +428,7 @@ int main() {
       cmocka_unit_test(test_reduction_constant_axes),
       cmocka_unit_test(test_reduction_unknown_axes),
       cmocka_unit_test(test_argmax),
+      cmocka_unit_test(test_einsum),
   };
   return cmocka_run_group_tests_name("ops_math", tests, nullptr, nullptr);
 }

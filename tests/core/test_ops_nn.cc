@@ -524,11 +524,33 @@ void test_not_stateful_or_commutative(void** state) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Losses
+
+void test_losses(void** state) {
+  InferResult r = Infer("L2Loss", {{F(S({2, 3}))}});
+  ASSERT_SHAPE(r, 0, "()");
+  InferResult sparse = Infer("SparseSoftmaxCrossEntropyWithLogits", {{F(S({-1, 5}))}, {In(DType::kInt32, S({4}))}});
+  ASSERT_SHAPE(sparse, 0, "(4,)");
+  ASSERT_SHAPE(sparse, 1, "(4, 5)");
+  CheckTypes(sparse, {DType::kFloat32, DType::kFloat32});
+  ASSERT_FAILS(Infer("SparseSoftmaxCrossEntropyWithLogits", {{F(S({3, 5}))}, {In(DType::kInt32, S({4}))}}),
+               Code::kShape, "");
+  ASSERT_FAILS(Infer("SparseSoftmaxCrossEntropyWithLogits", {{F(S({3}))}, {In(DType::kInt64, S({3}))}}), Code::kShape,
+               "");
+  ASSERT_FAILS(Infer("SparseSoftmaxCrossEntropyWithLogits", {{F(S({3, 2}))}, {F(S({3}))}}), Code::kDType, "");
+  InferResult dense = Infer("SoftmaxCrossEntropyWithLogits", {{F(S({3, 5}))}, {F(S({1, 5}))}});
+  ASSERT_SHAPE(dense, 0, "(3,)");
+  ASSERT_SHAPE(dense, 1, "(3, 5)");
+  ASSERT_FAILS(Infer("SoftmaxCrossEntropyWithLogits", {{F(S({3, 5}))}, {F(S({3, 4}))}}), Code::kShape, "");
+}
+
 }  // namespace
 
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_activations),
+      cmocka_unit_test(test_losses),
       cmocka_unit_test(test_activation_grads),
       cmocka_unit_test(test_bias_add),
       cmocka_unit_test(test_matmul),

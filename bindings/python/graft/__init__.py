@@ -28,6 +28,7 @@ from graft.ops import (constant, identity, identity_n, stop_gradient, cast, zero
                        squared_difference, atan2, divide_no_nan, equal, not_equal, less, less_equal, greater,
                        greater_equal, logical_and, logical_or, logical_not, logical_xor, negative, abs, sign, square,
                        sqrt, rsqrt, reciprocal, exp, expm1, log, log1p, sin, cos, tan, tanh, sigmoid, erf, floor,
+                       asin, acos, atan, sinh, cosh, asinh, acosh, atanh, einsum,
                        ceil, round, rint, is_nan, is_inf, is_finite, add_n, matmul, reduce_sum, reduce_mean,
                        reduce_max, reduce_min, reduce_prod, reduce_all, reduce_any, argmax, argmin, check_numerics,
                        print, Assert, top_k)
@@ -63,7 +64,9 @@ nn = _namespace("nn", relu=_ops.relu, relu6=_ops.relu6, elu=_ops.elu, selu=_ops.
                 softplus=_ops.softplus, softsign=_ops.softsign, sigmoid=sigmoid, tanh=tanh, softmax=_ops.softmax,
                 log_softmax=_ops.log_softmax, bias_add=_ops.bias_add, conv2d=_ops.conv2d,
                 depthwise_conv2d=_ops.depthwise_conv2d, max_pool2d=_ops.max_pool2d, avg_pool2d=_ops.avg_pool2d,
-                max_pool=_ops.max_pool2d, avg_pool=_ops.avg_pool2d, dropout=_ops.dropout)
+                max_pool=_ops.max_pool2d, avg_pool=_ops.avg_pool2d, dropout=_ops.dropout, l2_loss=_ops.l2_loss,
+                sparse_softmax_cross_entropy_with_logits=_ops.sparse_softmax_cross_entropy_with_logits,
+                softmax_cross_entropy_with_logits=_ops.softmax_cross_entropy_with_logits)
 math = _namespace("math", add=add, subtract=subtract, multiply=multiply, divide=divide, truediv=truediv,
                   floordiv=floordiv, floormod=floormod, mod=floormod, pow=pow, maximum=maximum, minimum=minimum,
                   squared_difference=squared_difference, atan2=atan2, divide_no_nan=divide_no_nan, equal=equal,
@@ -71,13 +74,14 @@ math = _namespace("math", add=add, subtract=subtract, multiply=multiply, divide=
                   greater_equal=greater_equal, logical_and=logical_and, logical_or=logical_or,
                   logical_not=logical_not, logical_xor=logical_xor, negative=negative, abs=abs, sign=sign,
                   square=square, sqrt=sqrt, rsqrt=rsqrt, reciprocal=reciprocal, exp=exp, expm1=expm1, log=log,
-                  log1p=log1p, sin=sin, cos=cos, tan=tan, tanh=tanh, sigmoid=sigmoid, erf=erf, floor=floor,
+                  log1p=log1p, sin=sin, cos=cos, tan=tan, tanh=tanh, asin=asin, acos=acos, atan=atan, sinh=sinh,
+                  cosh=cosh, asinh=asinh, acosh=acosh, atanh=atanh, sigmoid=sigmoid, erf=erf, floor=floor,
                   ceil=ceil, round=round, rint=rint, is_nan=is_nan, is_inf=is_inf, is_finite=is_finite,
                   add_n=add_n, reduce_sum=reduce_sum, reduce_mean=reduce_mean, reduce_max=reduce_max,
                   reduce_min=reduce_min, reduce_prod=reduce_prod, reduce_all=reduce_all, reduce_any=reduce_any,
                   argmax=argmax, argmin=argmin, cumsum=cumsum, top_k=top_k, softplus=_ops.softplus,
                   truncatediv=truncatediv, truncatemod=truncatemod, realdiv=realdiv, matmul=matmul)
-linalg = _namespace("linalg", matmul=matmul, eye=eye)
+linalg = _namespace("linalg", matmul=matmul, eye=eye, einsum=einsum)
 random = _namespace("random", normal=_ops.random_normal, uniform=_ops.random_uniform,
                     truncated_normal=_ops.truncated_normal, set_seed=_ops.set_seed)
 strings = _namespace("strings", format=_ops.string_format)

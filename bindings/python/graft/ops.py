@@ -383,6 +383,14 @@ tan = _unary("Tan")
 tanh = _unary("Tanh")
 sigmoid = _unary("Sigmoid")
 erf = _unary("Erf")
+asin = _unary("Asin")
+acos = _unary("Acos")
+atan = _unary("Atan")
+sinh = _unary("Sinh")
+cosh = _unary("Cosh")
+asinh = _unary("Asinh")
+acosh = _unary("Acosh")
+atanh = _unary("Atanh")
 floor = _unary("Floor")
 ceil = _unary("Ceil")
 round = _unary("Round")  # noqa: A001
@@ -479,6 +487,40 @@ def _last_axis_op(op_type, logits, axis, name):
     perm = list(builtins.range(r))
     perm[axis], perm[-1] = perm[-1], perm[axis]
     return transpose(_one(op_type, [transpose(x, perm)]), perm, name=name)
+
+
+def einsum(equation, *inputs, **kwargs):
+    """tf.einsum: the Einsum op (any number of operands, "..." for broadcast dims)."""
+    name = kwargs.pop("name", None)
+    kwargs.pop("optimize", None)
+    if kwargs:
+        raise TypeError("einsum() got unexpected keyword arguments: %s" % ", ".join(sorted(kwargs)))
+    inputs = [convert_to_tensor(x) for x in inputs]
+    return _one("Einsum", [inputs], {"equation": equation.replace(" ", ""), "N": len(inputs)}, name=name)
+
+
+def l2_loss(t, name=None):
+    return _one("L2Loss", [convert_to_tensor(t)], name=name)
+
+
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """The per-example loss of SparseSoftmaxCrossEntropyWithLogits (logits [batch, classes])."""
+    if labels is None or logits is None:
+        raise ValueError("sparse_softmax_cross_entropy_with_logits needs labels and logits")
+    logits = convert_to_tensor(logits)
+    labels = convert_to_tensor(labels, dtype_hint=_dtypes.int32)
+    return apply_op("SparseSoftmaxCrossEntropyWithLogits", [logits, labels], name=name)[0]
+
+
+def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1, name=None):
+    """The per-example loss of SoftmaxCrossEntropyWithLogits (logits and labels [batch, classes])."""
+    if labels is None or logits is None:
+        raise ValueError("softmax_cross_entropy_with_logits needs labels and logits")
+    if axis not in (-1, 1):
+        raise ValueError("softmax_cross_entropy_with_logits supports the last axis of 2-D logits only")
+    logits = convert_to_tensor(logits)
+    labels = convert_to_tensor(labels, dtype_hint=logits.dtype)
+    return apply_op("SoftmaxCrossEntropyWithLogits", [logits, labels], name=name)[0]
 
 
 def softmax(logits, axis=None, name=None):

@@ -156,6 +156,31 @@ def test_ops_under_tensorflow_names():
     np.testing.assert_array_equal(a, graft.random.normal([4]).numpy())
 
 
+def test_einsum_losses_and_inverse_trig_under_tensorflow_names():
+    a = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 10
+    b = np.arange(40, dtype=np.float32).reshape(2, 4, 5) / 10
+    np.testing.assert_allclose(graft.einsum("bij,bjk->bik", a, b).numpy(), np.einsum("bij,bjk->bik", a, b),
+                               rtol=1e-5)
+    np.testing.assert_allclose(graft.linalg.einsum("...ij->...ji", a).numpy(), np.einsum("...ij->...ji", a))
+    np.testing.assert_allclose(graft.einsum("ij,ij->", a[0], a[1]).numpy(), np.einsum("ij,ij->", a[0], a[1]),
+                               rtol=1e-5)
+    x = np.array([0.1, -0.5, 0.9], dtype=np.float64)
+    for fn, ref in [(graft.math.asin, np.arcsin), (graft.math.acos, np.arccos), (graft.math.atan, np.arctan),
+                    (graft.math.sinh, np.sinh), (graft.math.cosh, np.cosh), (graft.math.asinh, np.arcsinh),
+                    (graft.math.atanh, np.arctanh)]:
+        np.testing.assert_allclose(fn(x).numpy(), ref(x))
+    np.testing.assert_allclose(graft.math.acosh(x + 1).numpy(), np.arccosh(x + 1))
+    np.testing.assert_allclose(graft.nn.l2_loss(graft.constant([1.0, 2.0, 2.0])).numpy(), 4.5)
+    logits = np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]], dtype=np.float32)
+    lse = np.log(np.exp(logits).sum(axis=1))
+    loss = graft.nn.sparse_softmax_cross_entropy_with_logits(labels=[2, 0], logits=logits)
+    np.testing.assert_allclose(loss.numpy(), lse - logits[[0, 1], [2, 0]], rtol=1e-6)
+    dense = graft.nn.softmax_cross_entropy_with_logits(labels=[[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]], logits=logits)
+    np.testing.assert_allclose(dense.numpy(), loss.numpy(), rtol=1e-6)
+    with pytest.raises(graft.errors.InvalidArgumentError, match="SparseSoftmaxCrossEntropyWithLogits"):
+        graft.nn.sparse_softmax_cross_entropy_with_logits(labels=[3, 0], logits=logits)
+
+
 def test_kernel_errors_name_the_op():
     with pytest.raises(graft.errors.InvalidArgumentError, match="GatherV2"):
         graft.gather(graft.constant([1, 2]), [5])
