@@ -21,6 +21,7 @@ void RegisterBuiltinGradients(GradientRegistry& r) {
   ops::RegisterMathGradients(r);
   ops::RegisterNnGradients(r);
   ops::RegisterArrayGradients(r);
+  ops::RegisterControlFlowGradients(r);
 }
 
 }  // namespace graft

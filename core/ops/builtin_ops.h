@@ -25,6 +25,7 @@ void RegisterIoOps(OpRegistry& r);           // io_ops.cc: checkpoints, strings,
 void RegisterMathGradients(GradientRegistry& r);   // math_grad.cc: elementwise, Cast, Select, reductions
 void RegisterNnGradients(GradientRegistry& r);     // nn_grad.cc: activations, MatMul, softmax, conv, pools
 void RegisterArrayGradients(GradientRegistry& r);  // array_grad.cc: shape, data movement, indexing
+void RegisterControlFlowGradients(GradientRegistry& r);  // control_flow_grad.cc: If/While, Switch/Merge
 
 // Registers one built-in op. A built-in spec that does not parse is a bug in Graft, caught by
 // every test run: it stops the process with the reason.
