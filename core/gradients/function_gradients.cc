@@ -21,44 +21,6 @@ std::vector<DType> TypesOf(const std::vector<Output>& ts) {
   return v;
 }
 
-// A fresh graph for a new function: the caller's versions and library.
-std::unique_ptr<Graph> NewFunctionGraph(const Graph& outer) {
-  auto g = std::make_unique<Graph>();
-  g->set_versions(outer.versions());
-  g->SetLibrary(outer.library());
-  return g;
-}
-
-Status AddPlaceholder(Graph& g, const std::string& name, DType dtype, const PartialShape& shape, Output* out) {
-  NodeSpec spec;
-  spec.type = "Placeholder";
-  spec.name = name;
-  spec.attrs["dtype"] = AttrValue::Type(dtype);
-  spec.attrs["shape"] = AttrValue::Shape(shape);
-  Node* n = nullptr;
-  GRAFT_RETURN_IF_ERROR(g.AddNode(std::move(spec), &n));
-  *out = Output{n, 0};
-  return Status::Ok();
-}
-
-// Writes fg as function `name` (arguments args named after their Placeholders, results rets)
-// into graph's library, with the functions fg's library gained after its first
-// `library_size` entries (gradient functions of nested control flow).
-Status AddGraphAsFunction(Graph& graph, const Graph& fg, size_t library_size, const std::string& name,
-                          const std::vector<Output>& args, const std::vector<Output>& rets) {
-  FunctionSignature sig;
-  sig.name = name;
-  sig.args = args;
-  for (const Output& a : args) sig.arg_names.push_back(a.node->name());
-  sig.rets = rets;
-  for (size_t i = 0; i < rets.size(); ++i) sig.ret_names.push_back(StrCat("output", i));
-  std::string fd;
-  GRAFT_RETURN_IF_ERROR(GraphToFunctionDef(fg, sig, &fd).WithContext(StrCat("function '", name, "'")));
-  const FunctionLibrary& lib = fg.functions();
-  for (size_t i = library_size; i < lib.size(); ++i) GRAFT_RETURN_IF_ERROR(graph.AddFunction(lib[i]));
-  return graph.AddFunction(LibraryFunction{name, std::move(fd)});
-}
-
 // A call of library function f (PartitionedCall, or StatefulPartitionedCall when stateful).
 Status Call(GradOps& b, const std::string& f, const std::vector<Output>& args, const std::vector<DType>& tout,
             bool stateful, std::vector<Output>* results) {
@@ -93,6 +55,40 @@ Status AddWhile(GradOps& b, const std::string& op_type, const std::string& cond,
 Output ScalarShapeMinusOne(GradOps& b) { return b.Int32(-1); }
 
 }  // namespace
+
+std::unique_ptr<Graph> NewFunctionGraph(const Graph& outer) {
+  auto g = std::make_unique<Graph>();
+  g->set_versions(outer.versions());
+  g->SetLibrary(outer.library());
+  return g;
+}
+
+Status AddPlaceholder(Graph& g, const std::string& name, DType dtype, const PartialShape& shape, Output* out) {
+  NodeSpec spec;
+  spec.type = "Placeholder";
+  spec.name = name;
+  spec.attrs["dtype"] = AttrValue::Type(dtype);
+  spec.attrs["shape"] = AttrValue::Shape(shape);
+  Node* n = nullptr;
+  GRAFT_RETURN_IF_ERROR(g.AddNode(std::move(spec), &n));
+  *out = Output{n, 0};
+  return Status::Ok();
+}
+
+Status AddGraphAsFunction(Graph& graph, const Graph& fg, size_t library_size, const std::string& name,
+                          const std::vector<Output>& args, const std::vector<Output>& rets) {
+  FunctionSignature sig;
+  sig.name = name;
+  sig.args = args;
+  for (const Output& a : args) sig.arg_names.push_back(a.node->name());
+  sig.rets = rets;
+  for (size_t i = 0; i < rets.size(); ++i) sig.ret_names.push_back(StrCat("output", i));
+  std::string fd;
+  GRAFT_RETURN_IF_ERROR(GraphToFunctionDef(fg, sig, &fd).WithContext(StrCat("function '", name, "'")));
+  const FunctionLibrary& lib = fg.functions();
+  for (size_t i = library_size; i < lib.size(); ++i) GRAFT_RETURN_IF_ERROR(graph.AddFunction(lib[i]));
+  return graph.AddFunction(LibraryFunction{name, std::move(fd)});
+}
 
 bool CarriesFunctionGradient(DType dtype) {
   DType base = BaseDType(dtype);

@@ -21,6 +21,7 @@
 // from ("<f>_grad", "<f>_grad_1", ...).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,5 +61,14 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
 
 // A name for a new library function, derived from base and not yet used in graph's library.
 std::string UniqueFunctionName(const Graph& graph, const std::string& base);
+
+// Helpers for building functions: a fresh graph with outer's versions and library; a
+// Placeholder; and writing graph fg as function `name` of graph's library (arguments args,
+// named after their Placeholders; results rets "output0", ...), with the functions fg's
+// library gained after its first library_size entries.
+std::unique_ptr<Graph> NewFunctionGraph(const Graph& outer);
+Status AddPlaceholder(Graph& g, const std::string& name, DType dtype, const PartialShape& shape, Output* out);
+Status AddGraphAsFunction(Graph& graph, const Graph& fg, size_t library_size, const std::string& name,
+                          const std::vector<Output>& args, const std::vector<Output>& rets);
 
 }  // namespace graft
