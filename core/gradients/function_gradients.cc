@@ -281,12 +281,23 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
   }
   bwd_inputs.insert(bwd_inputs.end(), lists.begin(), lists.end());
   GRAFT_RETURN_IF_ERROR(b.status());
-  std::vector<PartialShape> bwd_shapes;
-  if (!spec.output_shapes.empty()) {
-    bwd_shapes.push_back(PartialShape::Scalar());
-    for (int c : carried) bwd_shapes.push_back(spec.output_shapes[static_cast<size_t>(c)]);
-    bwd_shapes.insert(bwd_shapes.end(), k, PartialShape::Scalar());
+  // The gradients take the shapes of the loop variables: without output_shapes, a While's
+  // outputs would take its inputs' (the final values') shapes, wrong where shapes change.
+  std::vector<PartialShape> bwd_shapes{PartialShape::Scalar()};
+  for (size_t j = 0; j < carried.size(); ++j) {
+    const size_t c = static_cast<size_t>(carried[j]);
+    const Output& in = spec.inputs[c];
+    const Output& g = bwd_inputs[1 + j];
+    const PartialShape& initial = in.node->output_shape(in.index);
+    if (!spec.output_shapes.empty()) {
+      bwd_shapes.push_back(spec.output_shapes[c]);
+    } else if (initial.IsFullyDefined() && initial == g.node->output_shape(g.index)) {
+      bwd_shapes.push_back(initial);
+    } else {
+      bwd_shapes.push_back(PartialShape::Unknown());
+    }
   }
+  bwd_shapes.insert(bwd_shapes.end(), k, PartialShape::Scalar());
   std::vector<Output> bwd;
   GRAFT_RETURN_IF_ERROR(AddWhile(b, spec.op_type, bwd_cond, bwd_body, bwd_inputs, bwd_shapes, &bwd));
   for (size_t j = 0; j < carried.size(); ++j) (*dx)[static_cast<size_t>(carried[j])] = bwd[1 + j];

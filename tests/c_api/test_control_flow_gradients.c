@@ -92,6 +92,24 @@ static int loop_body(graft_context *ctx, const graft_arg *args, int nargs, graft
   return rc;
 }
 
+/* A body whose x grows: (i, x, w) -> (i + 1, pad(2 x, one zero at the end), w). */
+static int growing_body(graft_context *ctx, const graft_arg *args, int nargs, graft_value_list *outputs, void *ud) {
+  (void)ud;
+  assert_int_equal(nargs, 3);
+  graft_value *one = i32(ctx, 1), *two = f32(ctx, 2), *paddings = NULL;
+  const int64_t pad[2] = {0, 1}, pad_dims[2] = {1, 2};
+  GT_OK(graft_value_from_host(&paddings, ctx, GRAFT_HOST_INT64, pad, pad_dims, 2, GRAFT_INT32));
+  int rc = append(outputs, op2(ctx, "AddV2", args[0].value, one));
+  graft_value *twice = op2(ctx, "Mul", args[1].value, two);
+  if (rc == GRAFT_OK) rc = append(outputs, op2(ctx, "Pad", twice, paddings));
+  if (rc == GRAFT_OK) rc = graft_value_list_append(outputs, args[2].value);
+  graft_value_free(twice);
+  graft_value_free(one);
+  graft_value_free(two);
+  graft_value_free(paddings);
+  return rc;
+}
+
 /* The body of an outer loop: (i, x, w) -> (i + 1, inner(x), w) where the inner loop (traced
  * with graft_while_loop, so a While inside the body function) multiplies x by w three times. */
 static int outer_body(graft_context *ctx, const graft_arg *args, int nargs, graft_value_list *outputs, void *ud) {
@@ -232,8 +250,11 @@ static graft_op *int_const(graft_graph *g, const char *name, int32_t v, graft_op
 /* A StatelessWhile over (0, x, w) with loop_cond and body (traced with user data ud). */
 static graft_op *functional_loop(fixture *f, graft_op *x, graft_op *w, graft_trace_fn body_fn, void *ud,
                                  graft_function **fns) {
-  graft_tensor_spec specs[3] = {
-      {GRAFT_INT32, NULL, 0, NULL}, {GRAFT_FLOAT32, kDims, 1, NULL}, {GRAFT_FLOAT32, kDims, 1, NULL}};
+  const int64_t any[1] = {-1};
+  const int growing = body_fn == growing_body; /* x's length changes: traced for any length */
+  graft_tensor_spec specs[3] = {{GRAFT_INT32, NULL, 0, NULL},
+                                {GRAFT_FLOAT32, growing ? any : kDims, 1, NULL},
+                                {GRAFT_FLOAT32, kDims, 1, NULL}};
   const char *cond = add_function(f, "loop_cond", loop_cond, NULL, specs, 3, &fns[0]);
   const char *body = add_function(f, "loop_body", body_fn, ud, specs, 3, &fns[1]);
   graft_op *i0 = int_const(f->g, "i0", 0, NULL);
@@ -243,6 +264,11 @@ static graft_op *functional_loop(fixture *f, graft_op *x, graft_op *w, graft_tra
   GT_OK(graft_op_desc_add_input_list(d, ins, 3));
   GT_OK(graft_attrs_set_func(graft_op_desc_attrs(d), "cond", cond));
   GT_OK(graft_attrs_set_func(graft_op_desc_attrs(d), "body", body));
+  if (growing) {
+    const int64_t *dims[3] = {NULL, any, kDims};
+    const int ndims[3] = {0, 1, 1};
+    GT_OK(graft_attrs_set_shape_list(graft_op_desc_attrs(d), "output_shapes", dims, ndims, 3));
+  }
   graft_op *loop = NULL;
   GT_OK(graft_op_desc_finish(&loop, d));
   return loop;
@@ -273,6 +299,27 @@ static void test_while(void **state) {
   graft_output ys[1] = {OUT(loop, 1)}, xs[2] = {OUT(x, 0), OUT(w, 0)}, grads[2];
   GT_OK(graft_graph_add_gradients(grads, f->g, ys, 1, xs, 2, NULL, NULL));
   check_power(f->g, x, w, grads, 3);
+  graft_function_free(fns[0]);
+  graft_function_free(fns[1]);
+}
+
+/* x grows by one element in each of three iterations (and doubles): the result is
+ * (8 x0, 8 x1, 0, 0, 0), so each element of x gets 8 (the backward loop's gradients shrink back
+ * as the forward values grew). */
+static void test_while_changing_shape(void **state) {
+  fixture *f = *state;
+  graft_op *x = make_placeholder(f->g, "x", GRAFT_FLOAT32, kDims, 1);
+  graft_op *w = make_placeholder(f->g, "w", GRAFT_FLOAT32, kDims, 1);
+  graft_function *fns[2] = {NULL, NULL};
+  graft_op *loop = functional_loop(f, x, w, growing_body, NULL, fns);
+  graft_output ys[1] = {OUT(loop, 1)}, xs[1] = {OUT(x, 0)}, grads[1];
+  GT_OK(graft_graph_add_gradients(grads, f->g, ys, 1, xs, 1, NULL, NULL));
+  const float xv[2] = {1, 2}, eight[2] = {8, 8};
+  graft_tensor *xt = f32_tensor(xv, 2), *wt = f32_tensor(xv, 2);
+  feed feeds[2] = {{x, xt}, {w, wt}};
+  expect(f->g, feeds, 2, grads[0], eight, 2);
+  graft_tensor_free(xt);
+  graft_tensor_free(wt);
   graft_function_free(fns[0]);
   graft_function_free(fns[1]);
 }
@@ -479,6 +526,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_if, setup, teardown),
       cmocka_unit_test_setup_teardown(test_while, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_while_changing_shape, setup, teardown),
       cmocka_unit_test_setup_teardown(test_nested_while, setup, teardown),
       cmocka_unit_test_setup_teardown(test_while_without_a_gradient, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tf1_loop, setup, teardown),
