@@ -1,6 +1,7 @@
 // Gradients through library functions: see function_gradients.h.
 #include "core/gradients/function_gradients.h"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -12,7 +13,7 @@
 namespace graft {
 namespace {
 
-DType TypeOf(const Output& t) { return t.node->output_type(t.index); }
+DType TypeOf(const Output& t) { return BaseDType(t.node->output_type(t.index)); }
 
 std::vector<DType> TypesOf(const std::vector<Output>& ts) {
   std::vector<DType> v;
@@ -167,9 +168,31 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
                                    "' does not return one result of each loop variable's dtype");
   }
 
-  // The accumulating loop: (vars..., lists...) where the body also appends vars to the lists.
+  // The variables the body changes are saved, one list each; one it returns unchanged (a loop
+  // invariant) is the same in every iteration and is passed to the backward loop as it is. The
+  // first list's length is the iteration count, so at least one variable is saved.
+  std::vector<bool> saved(k, true);
+  {
+    std::unique_ptr<FunctionBody> body;
+    GRAFT_RETURN_IF_ERROR(InstantiateFunction(graph.library(), graph.versions(), spec.body, &body));
+    if (body->rets.size() != k || body->args.size() != k) {
+      return errors::InvalidArgument("the body function '", spec.body, "' takes ", body->args.size(),
+                                     " arguments and returns ", body->rets.size(), " results for ", k,
+                                     " loop variables");
+    }
+    for (size_t i = 0; i < k; ++i) saved[i] = !(body->rets[i] == body->args[i]);
+    if (std::find(saved.begin(), saved.end(), true) == saved.end()) saved[0] = true;
+  }
+  std::vector<size_t> saved_vars;
+  for (size_t i = 0; i < k; ++i) {
+    if (saved[i]) saved_vars.push_back(i);
+  }
+  const size_t nlists = saved_vars.size();
+
+  // The accumulating loop: (vars..., lists...) where the body also appends the saved vars to
+  // the lists.
   std::vector<DType> acc_types = types;
-  acc_types.insert(acc_types.end(), k, DType::kVariant);
+  acc_types.insert(acc_types.end(), nlists, DType::kVariant);
   const std::string acc_body = UniqueFunctionName(graph, StrCat(spec.body, "_accumulate"));
   {
     auto g = NewFunctionGraph(graph);
@@ -183,8 +206,9 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
       if (i < k) vars.push_back(a);
     }
     GRAFT_RETURN_IF_ERROR(Call(b, spec.body, vars, types, stateful, &rets));
-    for (size_t i = 0; i < k; ++i) {
-      rets.push_back(b.Op("TensorListPushBack", {args[k + i], vars[i]}, {{"element_dtype", AttrValue::Type(types[i])}}));
+    for (size_t j = 0; j < nlists; ++j) {
+      const size_t v = saved_vars[j];
+      rets.push_back(b.Op("TensorListPushBack", {args[k + j], vars[v]}, {{"element_dtype", AttrValue::Type(types[v])}}));
     }
     GRAFT_RETURN_IF_ERROR(b.status());
     GRAFT_RETURN_IF_ERROR(AddGraphAsFunction(graph, *g, lib, acc_body, args, rets));
@@ -211,25 +235,26 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
 
   GradOps b(graph);
   std::vector<Output> acc_inputs = spec.inputs;
-  for (size_t i = 0; i < k; ++i) {
+  for (size_t v : saved_vars) {
     acc_inputs.push_back(b.Op("TensorListReserve", {ScalarShapeMinusOne(b), b.Int32(0)},
-                              {{"element_dtype", AttrValue::Type(types[i])}}));
+                              {{"element_dtype", AttrValue::Type(types[v])}}));
   }
   GRAFT_RETURN_IF_ERROR(b.status());
   std::vector<PartialShape> acc_shapes;
   if (!spec.output_shapes.empty()) {
     acc_shapes = spec.output_shapes;
-    acc_shapes.insert(acc_shapes.end(), k, PartialShape::Scalar());
+    acc_shapes.insert(acc_shapes.end(), nlists, PartialShape::Scalar());
   }
   std::vector<Output> acc;
   GRAFT_RETURN_IF_ERROR(AddWhile(b, spec.op_type, acc_cond, acc_body, acc_inputs, acc_shapes, &acc));
   std::vector<Output> lists(acc.begin() + static_cast<std::ptrdiff_t>(k), acc.end());
   Output n = b.Op("TensorListLength", {lists[0]});
 
-  // The backward loop: (i, dys of the carried vars..., lists...), i counting down to 0.
+  // The backward loop: (i, dys of the carried vars..., per var: its list or its invariant
+  // value...), i counting down to 0.
   std::vector<DType> bwd_types{DType::kInt32};
   for (int c : carried) bwd_types.push_back(types[static_cast<size_t>(c)]);
-  bwd_types.insert(bwd_types.end(), k, DType::kVariant);
+  for (size_t i = 0; i < k; ++i) bwd_types.push_back(saved[i] ? DType::kVariant : types[i]);
   const std::string bwd_body = UniqueFunctionName(graph, StrCat(spec.body, "_backward"));
   {
     auto g = NewFunctionGraph(graph);
@@ -244,8 +269,10 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
     Output i1 = gb.Sub(args[0], gb.Int32(1));
     std::vector<Output> call_args;
     for (size_t i = 0; i < k; ++i) {
-      call_args.push_back(gb.Op("TensorListGetItem", {args[1 + carried.size() + i], i1, gb.Int32(-1)},
-                                {{"element_dtype", AttrValue::Type(types[i])}}));
+      const Output& a = args[1 + carried.size() + i];
+      call_args.push_back(saved[i] ? gb.Op("TensorListGetItem", {a, i1, gb.Int32(-1)},
+                                           {{"element_dtype", AttrValue::Type(types[i])}})
+                                   : a);
     }
     for (size_t j = 0; j < carried.size(); ++j) call_args.push_back(args[1 + j]);
     GRAFT_RETURN_IF_ERROR(gb.status());
@@ -279,7 +306,7 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
     const auto& g = grads[static_cast<size_t>(c)];
     bwd_inputs.push_back(g ? *g : b.ZerosLike(spec.inputs[static_cast<size_t>(c)]));
   }
-  bwd_inputs.insert(bwd_inputs.end(), lists.begin(), lists.end());
+  for (size_t i = 0, j = 0; i < k; ++i) bwd_inputs.push_back(saved[i] ? lists[j++] : spec.inputs[i]);
   GRAFT_RETURN_IF_ERROR(b.status());
   // The gradients take the shapes of the loop variables: without output_shapes, a While's
   // outputs would take its inputs' (the final values') shapes, wrong where shapes change.
@@ -297,7 +324,9 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
       bwd_shapes.push_back(PartialShape::Unknown());
     }
   }
-  bwd_shapes.insert(bwd_shapes.end(), k, PartialShape::Scalar());
+  for (size_t i = 0; i < k; ++i) {
+    bwd_shapes.push_back(saved[i] ? PartialShape::Scalar() : spec.inputs[i].node->output_shape(spec.inputs[i].index));
+  }
   std::vector<Output> bwd;
   GRAFT_RETURN_IF_ERROR(AddWhile(b, spec.op_type, bwd_cond, bwd_body, bwd_inputs, bwd_shapes, &bwd));
   for (size_t j = 0; j < carried.size(); ++j) (*dx)[static_cast<size_t>(carried[j])] = bwd[1 + j];

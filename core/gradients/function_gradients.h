@@ -11,7 +11,8 @@
 //   the backward pass needs (a graph's edges are never rewired, so its users cannot be moved
 //   to a rewritten op), so the loop runs once more, as a While whose body also appends each
 //   iteration's loop variables to a TensorList per variable (the lists' length is the
-//   iteration count). A second While then runs the body's gradient function from the last
+//   iteration count; a variable the body returns unchanged, a loop invariant, is not saved but
+//   passed along). A second While then runs the body's gradient function from the last
 //   iteration to the first, reading each iteration's variables back from the lists. The cost
 //   is one extra forward run (linear, not quadratic), and ops with side effects in the body
 //   run again in that extra run.
