@@ -53,7 +53,6 @@ Status AddWhile(GradOps& b, const std::string& op_type, const std::string& cond,
   return Status::Ok();
 }
 
-Output ScalarShapeMinusOne(GradOps& b) { return b.Int32(-1); }
 
 }  // namespace
 
@@ -168,9 +167,8 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
                                    "' does not return one result of each loop variable's dtype");
   }
 
-  // The variables the body changes are saved, one list each; one it returns unchanged (a loop
-  // invariant) is the same in every iteration and is passed to the backward loop as it is. The
-  // first list's length is the iteration count, so at least one variable is saved.
+  // The variables the body changes are saved, one stack each; one it returns unchanged (a loop
+  // invariant) is the same in every iteration and is passed to the backward loop as it is.
   std::vector<bool> saved(k, true);
   {
     std::unique_ptr<FunctionBody> body;
@@ -181,18 +179,18 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
                                      " loop variables");
     }
     for (size_t i = 0; i < k; ++i) saved[i] = !(body->rets[i] == body->args[i]);
-    if (std::find(saved.begin(), saved.end(), true) == saved.end()) saved[0] = true;
   }
   std::vector<size_t> saved_vars;
   for (size_t i = 0; i < k; ++i) {
     if (saved[i]) saved_vars.push_back(i);
   }
-  const size_t nlists = saved_vars.size();
+  const size_t nstacks = saved_vars.size();
 
-  // The accumulating loop: (vars..., lists...) where the body also appends the saved vars to
-  // the lists.
+  // The accumulating loop: (vars..., count, stacks...) where the body also counts the
+  // iterations and pushes the saved vars onto their stacks.
   std::vector<DType> acc_types = types;
-  acc_types.insert(acc_types.end(), nlists, DType::kVariant);
+  acc_types.push_back(DType::kInt32);
+  acc_types.insert(acc_types.end(), nstacks, DType::kResource);
   const std::string acc_body = UniqueFunctionName(graph, StrCat(spec.body, "_accumulate"));
   {
     auto g = NewFunctionGraph(graph);
@@ -206,9 +204,11 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
       if (i < k) vars.push_back(a);
     }
     GRAFT_RETURN_IF_ERROR(Call(b, spec.body, vars, types, stateful, &rets));
-    for (size_t j = 0; j < nlists; ++j) {
-      const size_t v = saved_vars[j];
-      rets.push_back(b.Op("TensorListPushBack", {args[k + j], vars[v]}, {{"element_dtype", AttrValue::Type(types[v])}}));
+    rets.push_back(b.Add(args[k], b.Int32(1)));
+    for (size_t j = 0; j < nstacks; ++j) {
+      // Stateful: a function runs it on every call although no result uses it.
+      b.Op("StackPushV2", {args[k + 1 + j], vars[saved_vars[j]]});
+      rets.push_back(args[k + 1 + j]);
     }
     GRAFT_RETURN_IF_ERROR(b.status());
     GRAFT_RETURN_IF_ERROR(AddGraphAsFunction(graph, *g, lib, acc_body, args, rets));
@@ -235,26 +235,30 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
 
   GradOps b(graph);
   std::vector<Output> acc_inputs = spec.inputs;
+  acc_inputs.push_back(b.Int32(0));
+  std::vector<Output> stacks;
   for (size_t v : saved_vars) {
-    acc_inputs.push_back(b.Op("TensorListReserve", {ScalarShapeMinusOne(b), b.Int32(0)},
-                              {{"element_dtype", AttrValue::Type(types[v])}}));
+    stacks.push_back(b.Op("StackV2", {b.Int32(-1)}, {{"elem_type", AttrValue::Type(types[v])}}));
   }
+  acc_inputs.insert(acc_inputs.end(), stacks.begin(), stacks.end());
   GRAFT_RETURN_IF_ERROR(b.status());
   std::vector<PartialShape> acc_shapes;
   if (!spec.output_shapes.empty()) {
     acc_shapes = spec.output_shapes;
-    acc_shapes.insert(acc_shapes.end(), nlists, PartialShape::Scalar());
+    acc_shapes.insert(acc_shapes.end(), 1 + nstacks, PartialShape::Scalar());
   }
   std::vector<Output> acc;
-  GRAFT_RETURN_IF_ERROR(AddWhile(b, spec.op_type, acc_cond, acc_body, acc_inputs, acc_shapes, &acc));
-  std::vector<Output> lists(acc.begin() + static_cast<std::ptrdiff_t>(k), acc.end());
-  Output n = b.Op("TensorListLength", {lists[0]});
+  GRAFT_RETURN_IF_ERROR(AddWhile(b, "While", acc_cond, acc_body, acc_inputs, acc_shapes, &acc));
+  const Output n = acc[k];
+  // The stacks as the accumulating loop leaves them, so that the backward loop pops after
+  // every push.
+  std::vector<Output> filled(acc.begin() + static_cast<std::ptrdiff_t>(k + 1), acc.end());
 
-  // The backward loop: (i, dys of the carried vars..., per var: its list or its invariant
+  // The backward loop: (i, dys of the carried vars..., per var: its stack or its invariant
   // value...), i counting down to 0.
   std::vector<DType> bwd_types{DType::kInt32};
   for (int c : carried) bwd_types.push_back(types[static_cast<size_t>(c)]);
-  for (size_t i = 0; i < k; ++i) bwd_types.push_back(saved[i] ? DType::kVariant : types[i]);
+  for (size_t i = 0; i < k; ++i) bwd_types.push_back(saved[i] ? DType::kResource : types[i]);
   const std::string bwd_body = UniqueFunctionName(graph, StrCat(spec.body, "_backward"));
   {
     auto g = NewFunctionGraph(graph);
@@ -270,9 +274,7 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
     std::vector<Output> call_args;
     for (size_t i = 0; i < k; ++i) {
       const Output& a = args[1 + carried.size() + i];
-      call_args.push_back(saved[i] ? gb.Op("TensorListGetItem", {a, i1, gb.Int32(-1)},
-                                           {{"element_dtype", AttrValue::Type(types[i])}})
-                                   : a);
+      call_args.push_back(saved[i] ? gb.Op("StackPopV2", {a}, {{"elem_type", AttrValue::Type(types[i])}}) : a);
     }
     for (size_t j = 0; j < carried.size(); ++j) call_args.push_back(args[1 + j]);
     GRAFT_RETURN_IF_ERROR(gb.status());
@@ -306,7 +308,7 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
     const auto& g = grads[static_cast<size_t>(c)];
     bwd_inputs.push_back(g ? *g : b.ZerosLike(spec.inputs[static_cast<size_t>(c)]));
   }
-  for (size_t i = 0, j = 0; i < k; ++i) bwd_inputs.push_back(saved[i] ? lists[j++] : spec.inputs[i]);
+  for (size_t i = 0, j = 0; i < k; ++i) bwd_inputs.push_back(saved[i] ? filled[j++] : spec.inputs[i]);
   GRAFT_RETURN_IF_ERROR(b.status());
   // The gradients take the shapes of the loop variables: without output_shapes, a While's
   // outputs would take its inputs' (the final values') shapes, wrong where shapes change.
@@ -328,7 +330,7 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
     bwd_shapes.push_back(saved[i] ? PartialShape::Scalar() : spec.inputs[i].node->output_shape(spec.inputs[i].index));
   }
   std::vector<Output> bwd;
-  GRAFT_RETURN_IF_ERROR(AddWhile(b, spec.op_type, bwd_cond, bwd_body, bwd_inputs, bwd_shapes, &bwd));
+  GRAFT_RETURN_IF_ERROR(AddWhile(b, "While", bwd_cond, bwd_body, bwd_inputs, bwd_shapes, &bwd));
   for (size_t j = 0; j < carried.size(); ++j) (*dx)[static_cast<size_t>(carried[j])] = bwd[1 + j];
   return Status::Ok();
 }

@@ -9,11 +9,11 @@
 //   functions of an If's two branches have the same signature.
 // - AddWhileGradient: the gradient of a functional While loop. The forward op cannot keep what
 //   the backward pass needs (a graph's edges are never rewired, so its users cannot be moved
-//   to a rewritten op), so the loop runs once more, as a While whose body also appends each
-//   iteration's loop variables to a TensorList per variable (the lists' length is the
-//   iteration count; a variable the body returns unchanged, a loop invariant, is not saved but
-//   passed along). A second While then runs the body's gradient function from the last
-//   iteration to the first, reading each iteration's variables back from the lists. The cost
+//   to a rewritten op), so the loop runs once more, as a While whose body also counts the
+//   iterations and pushes each iteration's loop variables onto a stack per variable (StackV2,
+//   core/tensor_stack.h: O(1) a push; a variable the body returns unchanged, a loop invariant,
+//   is not saved but passed along). A second While then runs the body's gradient function from
+//   the last iteration to the first, popping each iteration's variables. The cost
 //   is one extra forward run (linear, not quadratic), and ops with side effects in the body
 //   run again in that extra run.
 //

@@ -4,7 +4,8 @@
  * same loop built as a TensorFlow 1 loop (Enter/Merge/Switch/LoopCond/NextIteration/Exit), a
  * TensorFlow 1 loop nested in another, and a TensorFlow 1 cond (Switch/Merge);
  * errors: a loop body with an op that has no gradient names the op, a malformed TensorFlow 1
- * loop names what is wrong, and both leave the graph as it was. */
+ * loop names what is wrong, and both leave the graph as it was; the stack ops (StackV2, ...)
+ * that While gradients keep each iteration's values in. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -522,6 +523,52 @@ static void test_tf1_loop_without_loop_cond(void **state) {
   assert_int_equal(graft_graph_version(g), before);
 }
 
+/* ---- the stack ops the loop gradients keep iterations' values in ------------------------ */
+
+static graft_op *stack_op(graft_graph *g, const char *type, const char *name, graft_output *ins, int n,
+                          graft_op *after) {
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, g, type, name));
+  for (int i = 0; i < n; ++i) GT_OK(graft_op_desc_add_input(d, ins[i]));
+  if (strcmp(type, "StackV2") == 0 || strcmp(type, "StackPopV2") == 0) {
+    GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "elem_type", GRAFT_FLOAT32));
+  }
+  if (after) GT_OK(graft_op_desc_add_control_input(d, after));
+  graft_op *op = NULL;
+  GT_OK(graft_op_desc_finish(&op, d));
+  return op;
+}
+
+/* Pushes 1 then 2, pops 2 then 1; a third pop finds the stack empty; pushing an int32 onto a
+ * float32 stack is a dtype error. */
+static void test_stack_ops(void **state) {
+  fixture *f = *state;
+  graft_graph *g = f->g;
+  graft_op *unbounded = int_const(g, "unbounded", -1, NULL);
+  graft_op *stack = stack_op(g, "StackV2", "stack", (graft_output[]){OUT(unbounded, 0)}, 1, NULL);
+  graft_op *one = make_const(g, "one", 1.0f), *two = make_const(g, "two", 2.0f);
+  graft_op *push1 = stack_op(g, "StackPushV2", "push1", (graft_output[]){OUT(stack, 0), OUT(one, 0)}, 2, NULL);
+  graft_op *push2 = stack_op(g, "StackPushV2", "push2", (graft_output[]){OUT(stack, 0), OUT(two, 0)}, 2, push1);
+  graft_op *pop1 = stack_op(g, "StackPopV2", "pop1", (graft_output[]){OUT(stack, 0)}, 1, push2);
+  graft_op *pop2 = stack_op(g, "StackPopV2", "pop2", (graft_output[]){OUT(stack, 0)}, 1, pop1);
+  graft_op *pop3 = stack_op(g, "StackPopV2", "pop3", (graft_output[]){OUT(stack, 0)}, 1, pop2);
+  graft_op *wrong = stack_op(g, "StackPushV2", "wrong", (graft_output[]){OUT(stack, 0), OUT(unbounded, 0)}, 2, NULL);
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  graft_output fetches[2] = {OUT(pop1, 0), OUT(pop2, 0)};
+  graft_tensor *outs[2] = {NULL, NULL};
+  GT_OK(graft_session_run(outs, s, NULL, NULL, 0, fetches, 2, NULL, 0));
+  assert_float_equal(*(const float *)graft_tensor_data(outs[0]), 2.0f, 0);
+  assert_float_equal(*(const float *)graft_tensor_data(outs[1]), 1.0f, 0);
+  graft_tensor_free(outs[0]);
+  graft_tensor_free(outs[1]);
+  graft_tensor *out = NULL;
+  graft_output third = OUT(pop3, 0), bad = OUT(wrong, 0);
+  GT_ERR(GRAFT_ERANGE, graft_session_run(&out, s, NULL, NULL, 0, &third, 1, NULL, 0), "pop3", "empty stack");
+  GT_ERR(GRAFT_EDTYPE, graft_session_run(&out, s, NULL, NULL, 0, &bad, 1, NULL, 0), "wrong", "int32", "float32");
+  graft_session_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_if, setup, teardown),
@@ -533,6 +580,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_tf1_nested_loop, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tf1_cond, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tf1_loop_without_loop_cond, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_stack_ops, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
