@@ -2,7 +2,7 @@
  * values: a functional If and While whose branch, condition and body functions are traced with
  * graft_function_new and added to the graph's library, a While nested in a While's body; the
  * same loop built as a TensorFlow 1 loop (Enter/Merge/Switch/LoopCond/NextIteration/Exit), a
- * TensorFlow 1 loop nested in another, and a TensorFlow 1 cond (Switch/Merge);
+ * TensorFlow 1 loop nested in another, a TensorFlow 1 cond (Switch/Merge), also inside a loop;
  * errors: a loop body with an op that has no gradient names the op, a malformed TensorFlow 1
  * loop names what is wrong, and both leave the graph as it was; the stack ops (StackV2, ...)
  * that While gradients keep each iteration's values in. */
@@ -444,6 +444,26 @@ static graft_output times_w(graft_graph *g, const char *prefix, graft_output x, 
   return OUT(op2g(g, "Mul", name, x, w), 0);
 }
 
+/* A cond in the loop body: x * w in the first iteration (i < 1), x afterwards. anchor is the
+ * body's counter i. */
+static graft_output times_w_once(graft_graph *g, const char *prefix, graft_output x, graft_output w, graft_op *anchor) {
+  char name[64];
+#define N(suffix) (snprintf(name, sizeof name, "%s/%s", prefix, suffix), name)
+  graft_op *one = int_const(g, N("one"), 1, anchor);
+  graft_op *first = op2g(g, "Less", N("first"), OUT(anchor, 0), OUT(one, 0));
+  graft_op *sx = op2g(g, "Switch", N("x_switch"), x, OUT(first, 0));
+  graft_op *sw = op2g(g, "Switch", N("w_switch"), w, OUT(first, 0));
+  graft_op *mul = op2g(g, "Mul", N("mul"), OUT(sx, 1), OUT(sw, 1));
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, g, "Merge", N("merge")));
+  graft_output ins[2] = {OUT(sx, 0), OUT(mul, 0)};
+  GT_OK(graft_op_desc_add_input_list(d, ins, 2));
+  graft_op *merge = NULL;
+  GT_OK(graft_op_desc_finish(&merge, d));
+#undef N
+  return OUT(merge, 0);
+}
+
 /* An inner loop of three iterations of times_w. */
 static graft_output inner_loop(graft_graph *g, const char *prefix, graft_output x, graft_output w, graft_op *anchor) {
   return OUT(tf1_loop(g, prefix, x, w, 3, times_w, anchor), 0);
@@ -468,6 +488,18 @@ static void test_tf1_nested_loop(void **state) {
   graft_output ys[1] = {OUT(exit, 0)}, xs[2] = {OUT(x, 0), OUT(w, 0)}, grads[2];
   GT_OK(graft_graph_add_gradients(grads, f->g, ys, 1, xs, 2, NULL, NULL));
   check_power(f->g, x, w, grads, 6);
+}
+
+/* Three iterations of a loop whose body multiplies by w in a cond taken only the first time:
+ * x * w. */
+static void test_tf1_cond_inside_a_loop(void **state) {
+  fixture *f = *state;
+  graft_op *x = make_placeholder(f->g, "x", GRAFT_FLOAT32, kDims, 1);
+  graft_op *w = make_placeholder(f->g, "w", GRAFT_FLOAT32, kDims, 1);
+  graft_op *exit = tf1_loop(f->g, "loop", OUT(x, 0), OUT(w, 0), 3, times_w_once, NULL);
+  graft_output ys[1] = {OUT(exit, 0)}, xs[2] = {OUT(x, 0), OUT(w, 0)}, grads[2];
+  GT_OK(graft_graph_add_gradients(grads, f->g, ys, 1, xs, 2, NULL, NULL));
+  check_power(f->g, x, w, grads, 1);
 }
 
 /* cond(p, a * b, sin(a)) with Switch and Merge. */
@@ -578,6 +610,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_while_without_a_gradient, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tf1_loop, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tf1_nested_loop, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_tf1_cond_inside_a_loop, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tf1_cond, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tf1_loop_without_loop_cond, setup, teardown),
       cmocka_unit_test_setup_teardown(test_stack_ops, setup, teardown),
