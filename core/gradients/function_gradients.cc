@@ -1,7 +1,6 @@
 // Gradients through library functions: see function_gradients.h.
 #include "core/gradients/function_gradients.h"
 
-#include <algorithm>
 #include <memory>
 #include <utility>
 

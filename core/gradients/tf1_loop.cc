@@ -2,6 +2,7 @@
 #include "core/gradients/tf1_loop.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <unordered_set>
 #include <utility>
