@@ -7,8 +7,10 @@
 #include <unordered_set>
 #include <utility>
 
+#include "core/gradients/function_gradients.h"
 #include "core/gradients/grad_ops.h"
 #include "core/gradients/gradient_context.h"
+#include "core/gradients/tf1_loop.h"
 #include "core/op_registry.h"
 
 namespace graft {
@@ -40,7 +42,7 @@ class Builder {
   Builder(Graph& g, const GradientsOptions& o) : graph_(g), options_(o), ops_(g) {}
 
   Status Run(const std::vector<Output>& ys, const std::vector<Output>& xs, std::vector<std::optional<Output>>* out) {
-    MarkBetween(ys, xs);
+    GRAFT_RETURN_IF_ERROR(MarkBetween(ys, xs));
     // Seed the ys.
     for (size_t i = 0; i < ys.size(); ++i) {
       Output seed = options_.grad_ys.empty() ? ops_.OnesLike(ys[i]) : options_.grad_ys[i];
@@ -66,8 +68,8 @@ class Builder {
 
  private:
   // between_: the ops reached forward from xs through differentiable tensors that also lead to
-  // a y; pending_: for each, how many of its outputs' uses by between ops are still to visit.
-  void MarkBetween(const std::vector<Output>& ys, const std::vector<Output>& xs) {
+  // a y.
+  Status MarkBetween(const std::vector<Output>& ys, const std::vector<Output>& xs) {
     std::unordered_set<Node*> reached;
     std::deque<Node*> queue;
     for (const Output& x : xs) queue.push_back(x.node);
@@ -87,12 +89,29 @@ class Builder {
       if (reached.count(n) == 0 || !between_.insert(n).second) continue;
       for (const Output& in : n->inputs()) queue.push_back(in.node);
     }
-    for (Node* n : between_) {
-      for (const Output& in : n->inputs()) {
-        if (between_.count(in.node) != 0) ++pending_[in.node];
-      }
-    }
     for (const Output& s : options_.stop_gradients) stop_.insert(s.node);
+    // TensorFlow 1 loops: the ops of each top-level frame are one unit, differentiated at once.
+    bool loops = false;
+    for (Node* n : between_) loops = loops || n->type() == "Enter" || n->type() == "RefEnter";
+    if (!loops) return Status::Ok();
+    GRAFT_RETURN_IF_ERROR(frames_.Build(graph_));
+    std::vector<Node*> order(between_.begin(), between_.end());
+    std::sort(order.begin(), order.end(), [](Node* a, Node* b) { return a->id() < b->id(); });
+    for (Node* n : order) {
+      const int f = frames_.inner_frame(n);
+      if (f == 0) continue;
+      const int top = frames_.top_frame(f);
+      auto [it, inserted] = loop_rep_.emplace(top, n);
+      if (inserted) rep_loop_[n] = top;
+      unit_of_[n] = it->second;
+    }
+    return Status::Ok();
+  }
+
+  // The unit n is visited in: itself, or the first op of its TensorFlow 1 loop.
+  Node* Unit(Node* n) const {
+    auto it = unit_of_.find(n);
+    return it == unit_of_.end() ? n : it->second;
   }
 
   bool IsStop(Node* n) const {
@@ -104,31 +123,95 @@ class Builder {
   }
 
   Status Backprop() {
-    std::deque<Node*> ready;
-    // In creation order, so that the result does not depend on hashing.
+    // A unit is ready once every unit that uses its outputs has been visited.
+    std::unordered_map<Node*, int> pending;
+    std::unordered_map<Node*, std::vector<Node*>> members;
     std::vector<Node*> order(between_.begin(), between_.end());
     std::sort(order.begin(), order.end(), [](Node* a, Node* b) { return a->id() < b->id(); });
+    std::vector<Node*> units;
     for (Node* n : order) {
-      if (pending_[n] == 0) ready.push_back(n);
+      Node* u = Unit(n);
+      auto& m = members[u];
+      if (m.empty()) units.push_back(u);
+      m.push_back(n);
+      for (const Output& in : n->inputs()) {
+        if (between_.count(in.node) != 0 && Unit(in.node) != u) ++pending[Unit(in.node)];
+      }
+    }
+    // In creation order, so that the result does not depend on hashing.
+    std::deque<Node*> ready;
+    for (Node* u : units) {
+      if (pending[u] == 0) ready.push_back(u);
     }
     size_t visited = 0;
     while (!ready.empty()) {
-      Node* op = ready.front();
+      Node* u = ready.front();
       ready.pop_front();
       ++visited;
-      GRAFT_RETURN_IF_ERROR(Visit(op));
-      for (const Output& in : op->inputs()) {
-        if (between_.count(in.node) == 0) continue;
-        if (--pending_[in.node] == 0) ready.push_back(in.node);
-      }
-    }
-    if (visited != between_.size()) {
-      for (Node* n : order) {
-        if (pending_[n] != 0) {
-          return errors::Unimplemented("cannot differentiate through the cycle at op '", n->name(), "' of type '",
-                                       n->type(), "' (TensorFlow 1 loops are not differentiable yet)");
+      auto loop = rep_loop_.find(u);
+      GRAFT_RETURN_IF_ERROR(loop != rep_loop_.end() ? VisitLoop(loop->second) : Visit(u));
+      for (Node* n : members[u]) {
+        for (const Output& in : n->inputs()) {
+          if (between_.count(in.node) == 0 || Unit(in.node) == u) continue;
+          if (--pending[Unit(in.node)] == 0) ready.push_back(Unit(in.node));
         }
       }
+    }
+    if (visited != units.size()) {
+      for (Node* u : units) {
+        if (pending[u] != 0) {
+          return errors::InvalidArgument("cannot differentiate through the cycle at op '", u->name(), "' of type '",
+                                         u->type(),
+                                         "': only the cycles of TensorFlow 1 loops (Enter, Merge, Switch, LoopCond, "
+                                         "NextIteration, Exit in one frame) are differentiable");
+        }
+      }
+    }
+    return Status::Ok();
+  }
+
+  // A TensorFlow 1 loop (top-level frame `frame`): its condition and body become functions,
+  // and the gradient is that of the equivalent functional While (function_gradients.h).
+  Status VisitLoop(int frame) {
+    Tf1Loop loop;
+    Status s = ExtractTf1Loop(graph_, frames_, frame, &loop);
+    if (!s.ok()) return Status(s.code(), StrCat("the gradient of the loop in frame '", frames_.name(frame), "': ", s.message()));
+    const size_t nvars = loop.exits.size();
+    std::vector<std::optional<Output>> grads(loop.inputs.size());
+    bool any = false;
+    for (size_t i = 0; i < nvars; ++i) {
+      Node* exit = loop.exits[i];
+      if (exit == nullptr) continue;
+      auto it = grads_.find({exit, 0});
+      if (it == grads_.end() || it->second.empty()) continue;
+      grads[i] = ops_.AddN(it->second);
+      any = true;
+    }
+    GRAFT_RETURN_IF_ERROR(ops_.status());
+    if (!any) return Status::Ok();
+    std::string scope;
+    GRAFT_RETURN_IF_ERROR(graph_.PushNameScope(StrCat(frames_.name(frame), "_grad"), &scope));
+    for (size_t i = 0; i < grads.size(); ++i) {
+      if (grads[i] || !CarriesFunctionGradient(loop.inputs[i].node->output_type(loop.inputs[i].index))) continue;
+      Node* exit = i < nvars ? loop.exits[i] : nullptr;
+      grads[i] = ops_.ZerosLike(exit != nullptr ? Output{exit, 0} : loop.inputs[i]);
+    }
+    WhileLoopSpec spec;
+    spec.op_type = loop.stateful ? "While" : "StatelessWhile";
+    spec.cond = loop.cond;
+    spec.body = loop.body;
+    spec.inputs = loop.inputs;
+    std::vector<std::optional<Output>> dx;
+    s = ops_.status();
+    if (s.ok()) s = AddWhileGradient(graph_, spec, grads, &dx);
+    if (!s.ok()) s = Status(s.code(), StrCat("the gradient of the loop in frame '", frames_.name(frame), "': ", s.message()));
+    Status popped = graph_.PopNameScope();
+    GRAFT_RETURN_IF_ERROR(s);
+    GRAFT_RETURN_IF_ERROR(popped);
+    for (size_t i = 0; i < loop.inputs.size(); ++i) {
+      const Output in = loop.inputs[i];
+      if (!dx[i] || between_.count(in.node) == 0 || !IsDifferentiableDType(in.node->output_type(in.index))) continue;
+      grads_[{in.node, in.index}].push_back(*dx[i]);
     }
     return Status::Ok();
   }
@@ -193,7 +276,10 @@ class Builder {
   const GradientsOptions& options_;
   GradOps ops_;
   std::unordered_set<Node*> between_;
-  std::unordered_map<Node*, int> pending_;
+  Tf1Frames frames_;
+  std::unordered_map<Node*, Node*> unit_of_;   // the ops of TensorFlow 1 loops -> their unit
+  std::unordered_map<int, Node*> loop_rep_;    // top-level frame -> its unit
+  std::unordered_map<Node*, int> rep_loop_;    // and back
   std::unordered_set<Node*> stop_;
   std::map<TensorKey, std::vector<Output>> grads_;
 };

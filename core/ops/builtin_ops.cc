@@ -23,6 +23,7 @@ void RegisterBuiltinGradients(GradientRegistry& r) {
   ops::RegisterArrayGradients(r);
   ops::RegisterStateGradients(r);
   ops::RegisterCallGradients(r);
+  ops::RegisterControlFlowGradients(r);
 }
 
 }  // namespace graft

@@ -27,6 +27,7 @@ void RegisterNnGradients(GradientRegistry& r);     // nn_grad.cc: activations, M
 void RegisterArrayGradients(GradientRegistry& r);  // array_grad.cc: shape, data movement, indexing
 void RegisterStateGradients(GradientRegistry& r);  // state_grad.cc: variable reads
 void RegisterCallGradients(GradientRegistry& r);   // call_grad.cc: PartitionedCall, StatefulPartitionedCall
+void RegisterControlFlowGradients(GradientRegistry& r);  // control_flow_grad.cc: If/While, Switch/Merge
 
 // Registers one built-in op. A built-in spec that does not parse is a bug in Graft, caught by
 // every test run: it stops the process with the reason.

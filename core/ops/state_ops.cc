@@ -73,6 +73,35 @@ constexpr const char* kNumberType = "T: numbertype";
 }  // namespace
 
 void RegisterStateOps(OpRegistry& r) {
+  // --- Stacks (TensorFlow 1's loop gradients keep each iteration's values in them) ---
+  Add(r,
+      OpDefBuilder("StackV2")
+          .Input("max_size: int32")
+          .Output("handle: resource")
+          .Attr("elem_type: type")
+          .Attr("stack_name: string = ''")
+          .SetIsStateful(),
+      [](InferenceContext& c) {
+        GRAFT_RETURN_IF_ERROR(c.WithScalar(0));
+        c.set_output(0, PartialShape::Scalar());
+        return Status::Ok();
+      });
+  Add(r,
+      OpDefBuilder("StackPushV2")
+          .Input("handle: resource")
+          .Input("elem: T")
+          .Output("output: T")
+          .Attr("T: type")
+          .Attr("swap_memory: bool = false")
+          .SetIsStateful(),
+      [](InferenceContext& c) {
+        c.set_output(0, c.input(1));
+        return Status::Ok();
+      });
+  Add(r, OpDefBuilder("StackPopV2").Input("handle: resource").Output("elem: elem_type").Attr("elem_type: type").SetIsStateful(),
+      shape_fns::Unknown);
+  Add(r, OpDefBuilder("StackCloseV2").Input("handle: resource").SetIsStateful(), shape_fns::NoOutputs);
+
   // --- Resource variables ---
   Add(r,
       OpDefBuilder("VarHandleOp")

@@ -132,7 +132,8 @@ Status FrameExecutor::Init(const std::unordered_map<const Node*, int>& step_of,
       bool back = s.flow == Flow::kMerge && !fed && st != step_of.end() &&
                   FlowOf(in.node->type()) == Flow::kNextIteration;
       s.back_edge.push_back(back);
-      if (!fed && st != step_of.end()) s.pending_edges++;
+      // A fed value is delivered to its consumers when the run starts, like a producer's.
+      if (fed || st != step_of.end()) s.pending_edges++;
       if (frame >= 0 || back) continue;
       if (fed || st == step_of.end()) {
         frame = 0;

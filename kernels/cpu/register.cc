@@ -27,6 +27,7 @@ void RegisterBuiltinKernels(KernelRegistry& r) {
   cpu::RegisterNnGradKernels(r);
   cpu::RegisterCheckpointKernels(r);
   cpu::RegisterTensorListKernels(r);
+  cpu::RegisterStackKernels(r);
   cpu::RegisterFloat16Kernels(r);  // last: it wraps the float32 kernels above
 }
 

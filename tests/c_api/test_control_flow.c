@@ -375,6 +375,22 @@ static void test_cond(void **state) {
   graft_session_free(s);
 }
 
+/* A Switch whose data is fed waits for its pred, computed from the same feed (the feed's
+ * arrival once counted as the pred's, and the Switch ran without a pred). */
+static void test_switch_of_a_fed_value(void **state) {
+  graft_graph *g = *state;
+  graft_op *x = make_placeholder(g, "x", GRAFT_INT32, NULL, 0);
+  graft_op *xi = unary(g, "Identity", "xi", OUT(x, 0));
+  graft_op *eq = binary(g, "Equal", "eq", OUT(xi, 0), OUT(x, 0));
+  graft_op *pred = unary(g, "Identity", "pred", OUT(eq, 0));
+  graft_op *sw = binary(g, "Switch", "switch", OUT(x, 0), OUT(pred, 0));
+  graft_op *taken = unary(g, "Identity", "taken", OUT(sw, 1));
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  assert_int_equal(run_int(s, taken, x, 7), 7);
+  graft_session_free(s);
+}
+
 static void test_update_merge_input_errors(void **state) {
   graft_graph *g = *state;
   graft_op *a = int_const(g, "a", 1, NULL);
@@ -657,6 +673,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_loop_sums_1_to_n, setup, teardown),
       cmocka_unit_test_setup_teardown(test_nested_loop, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_switch_of_a_fed_value, setup, teardown),
       cmocka_unit_test_setup_teardown(test_cond_inside_a_loop, setup, teardown),
       cmocka_unit_test_setup_teardown(test_loops_on_many_threads, setup, teardown),
       cmocka_unit_test_setup_teardown(test_cond, setup, teardown),

@@ -9,9 +9,18 @@
  * not reach any y, or only through integer/bool tensors or ops registered as not
  * differentiable). Gradients from several consumers are summed (AddN); broadcasting is undone.
  *
+ * Control flow is differentiable: functional If/StatelessIf and While/StatelessWhile (the
+ * gradient functions of their branch/body functions are added to the graph's function library;
+ * a While's gradient reruns the loop once, keeping each iteration's values, then runs the body's
+ * gradient backwards), and TensorFlow 1 Switch/Merge conds and Enter/Exit/NextIteration loops,
+ * also imported from a GraphDef (the loop is recovered from its frame). Only floating and complex
+ * values carry gradients through function arguments and loop variables. A cycle that is not a
+ * well-formed TensorFlow 1 loop is GRAFT_EINVAL naming the op or frame.
+ *
  * Ownership: the returned outputs' ops are borrowed from the graph (they live as long as it).
- * On failure the graph is left as it was (every op added is removed again); an op on the
- * path without a gradient function is GRAFT_ENOTFOUND, naming the op and its type.
+ * On failure the graph is left as it was (every op and library function added is removed
+ * again); an op on the path without a gradient function is GRAFT_ENOTFOUND, naming the op
+ * and its type (and the function it is in, for an op inside a branch or loop body).
  *
  * Threading: as building any graph: from one thread at a time.
  */
