@@ -91,7 +91,14 @@ for _name, _value in dict(placeholder=placeholder, disable_eager_execution=disab
                           set_random_seed=_graft.set_random_seed, GraphKeys=_variables.GraphKeys,
                           get_collection=_graft.get_collection, get_collection_ref=_graft.get_collection_ref,
                           add_to_collection=_graft.add_to_collection, random_normal=_ops.random_normal,
-                          random_uniform=_ops.random_uniform).items():
+                          random_uniform=_ops.random_uniform, gradients=_graft.gradients).items():
     setattr(v1, _name, _value)
+from graft import train as _train  # noqa: E402
+v1.train = _types.ModuleType("graft.compat.v1.train")
+for _name in ("Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",
+              "RMSPropOptimizer", "get_global_step", "create_global_step", "get_or_create_global_step",
+              "global_step"):
+    setattr(v1.train, _name, getattr(_train, _name))
+_sys.modules["graft.compat.v1.train"] = v1.train
 v2 = _graft
 _sys.modules["graft.compat.v1"] = v1
