@@ -5,6 +5,7 @@ import types as _types
 import graft as _graft
 from graft import framework as _fw
 from graft import ops as _ops
+from graft import gradients_impl as _gradients_impl
 from graft import variables as _variables
 from graft.tensor_shape import TensorShape
 
@@ -91,7 +92,7 @@ for _name, _value in dict(placeholder=placeholder, disable_eager_execution=disab
                           set_random_seed=_graft.set_random_seed, GraphKeys=_variables.GraphKeys,
                           get_collection=_graft.get_collection, get_collection_ref=_graft.get_collection_ref,
                           add_to_collection=_graft.add_to_collection, random_normal=_ops.random_normal,
-                          random_uniform=_ops.random_uniform, gradients=_graft.gradients).items():
+                          random_uniform=_ops.random_uniform, gradients=_gradients_impl.gradients_v1).items():
     setattr(v1, _name, _value)
 from graft import train as _train  # noqa: E402
 v1.train = _types.ModuleType("graft.compat.v1.train")

@@ -111,7 +111,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
         raise ValueError("graft.gradients: ys is empty")
     unconnected = UnconnectedGradients(unconnected_gradients)
     mode = _mode_of(ys)
-    c_ys = [mode.output(y, f"ys[{i}]") for i, y in enumerate(ys)]
+    # A variable among ys stands for its value; among xs, for its handle (every read's gradient).
+    c_ys = [mode.output(_value_of(y), f"ys[{i}]") for i, y in enumerate(ys)]
     c_xs = [mode.output(x, f"xs[{i}]") for i, x in enumerate(xs)]
     c_dys = []
     if grad_ys is not None:
@@ -137,6 +138,18 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
             raise LookupError(str(e)) from None
         raise
     return [mode.tensor(o) if o.valid() else None for o in out]
+
+
+def _value_of(x):
+    return x.read_value() if _is_variable(x) else x
+
+
+def gradients_v1(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False, gate_gradients=False,
+                 aggregation_method=None, stop_gradients=None, unconnected_gradients=UnconnectedGradients.NONE):
+    """TensorFlow 1's tf.gradients signature (colocate_gradients_with_ops is accepted and ignored)."""
+    return gradients(ys, xs, grad_ys=grad_ys, name=name, gate_gradients=gate_gradients,
+                     aggregation_method=aggregation_method, stop_gradients=stop_gradients,
+                     unconnected_gradients=unconnected_gradients)
 
 
 def _dtype_of(c_output):

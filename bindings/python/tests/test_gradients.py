@@ -69,6 +69,17 @@ def test_variables_in_graph_mode():
             np.testing.assert_allclose(sess.run(dw), [[3.0 + 2.0], [4.0 + 4.0]])
 
 
+def test_variable_as_y_and_v1_signature():
+    with graft.Graph().as_default():
+        w = graft.Variable(3.0, name="w")
+        (dw,) = graft.gradients(w, w)
+        (dw_v1,) = v1.gradients(w * w, [w], None, "v1_grads", True)
+        assert dw_v1.name.startswith("v1_grads")
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            assert sess.run([dw, dw_v1]) == [1.0, 6.0]
+
+
 def test_eager_raises():
     x = graft.constant(1.0)
     with pytest.raises(RuntimeError, match="GradientTape"):
