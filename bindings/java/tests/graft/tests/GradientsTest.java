@@ -57,4 +57,38 @@ class GradientsTest {
                                                               new Output[] {i})); // dtype mismatch
     }
   }
+
+  @Test
+  void javaGradientFunctionThroughAnOverrideMap() {
+    Gradients.register("JavaTimesTen", (op, grads) -> {
+      try (Tensor ten = Tensor.fromFloats(new long[] {}, new float[] {10})) {
+        Graph g = op.graph();
+        Output c = g.opBuilder("Const", "").setAttrTensor("value", ten).setAttrDtype("dtype", DType.FLOAT32)
+            .finish().output(0);
+        return List.of(g.opBuilder("Mul", "").addInput(grads.get(0)).addInput(c).finish().output(0));
+      }
+    });
+    Gradients.register("JavaFails", (op, grads) -> {
+      throw new IllegalStateException("no gradient today");
+    });
+    assertTrue(Gradients.isRegistered("JavaTimesTen"));
+    assertThrows(GraftException.class, () -> Gradients.register("JavaTimesTen", (op, grads) -> grads));
+    try (Graph g = new Graph(); Tensor xv = Tensor.fromFloats(new long[] {2}, new float[] {3, 4})) {
+      Output x = constant(g, "x", xv);
+      g.pushGradientOverrideMap(List.of("Identity", "Neg"), List.of("JavaTimesTen", "JavaFails"));
+      Output y = g.opBuilder("Identity", "y").addInput(x).finish().output(0);
+      Output z = g.opBuilder("Neg", "z").addInput(x).finish().output(0);
+      g.popGradientOverrideMap();
+      Output dx = g.addGradients(y, x);
+      long n = g.numOps();
+      GraftException e = assertThrows(GraftException.class, () -> g.addGradients(z, x));
+      assertTrue(e.getMessage().contains("no gradient today"), e.getMessage());
+      assertEquals(n, g.numOps());
+      try (Session s = new Session(g)) {
+        Tensor out = s.run(List.of(dx)).get(0);
+        assertArrayEquals(new float[] {10, 10}, out.toFloats());
+        out.close();
+      }
+    }
+  }
 }
