@@ -40,4 +40,27 @@ class TestGradients < Minitest::Test
     assert_equal 1.0, Graft::Session.new(g).run(da).value
     assert_raises(ArgumentError) { g.gradients(y, a, unconnected: :maybe) }
   end
+
+  def test_ruby_gradient_blocks
+    Graft.register_gradient("RubyTimesTen") { |op, grad| op.graph.op(:Mul, grad, 10.0) }
+    Graft.register_gradient("RubyFails") { |_op, _grad| raise "no gradient today" }
+    assert_raises(Graft::AlreadyExistsError) { Graft.register_gradient("RubyTimesTen") { |_op, g| g } }
+    Graft.no_gradient("RubyStops")
+    g = Graft::Graph.new
+    x = g.const([3.0, 4.0], name: "x")
+    y = z = s = nil
+    g.gradient_override_map("Identity" => "RubyTimesTen", "Neg" => "RubyFails", "Square" => "RubyStops") do
+      y = g.op(:Identity, x)
+      z = g.op(:Neg, x)
+      s = g.op(:Square, x)
+    end
+    dx = g.gradients(y, x).first
+    assert_equal [10.0, 10.0], Graft::Session.new(g).run(dx).to_a
+    n = g.num_ops
+    e = assert_raises(Graft::Error) { g.gradients(z, x) }
+    assert_match(/no gradient today/, e.message)
+    assert_kind_of RuntimeError, e.cause
+    assert_equal n, g.num_ops
+    assert_equal [nil], g.gradients(s, x)
+  end
 end

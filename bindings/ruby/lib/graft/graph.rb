@@ -168,8 +168,10 @@ module Graft
         raise ArgumentError, "graft: unconnected must be :none or :zero, not #{unconnected.inspect}"
       end
       outs = ->(list) { Array(list).map { |o| Graph.output_of(o) } }
-      add_gradients(outs.call(ys), outs.call(xs), outs.call(grad_ys), outs.call(stop_gradients),
-                    unconnected == :zero, name.to_s).map { |o| o.valid ? o : nil }
+      Graft.invoke do # gradient blocks (Graft.register_gradient) may run
+        add_gradients(outs.call(ys), outs.call(xs), outs.call(grad_ys), outs.call(stop_gradients),
+                      unconnected == :zero, name.to_s).map { |o| o.valid ? o : nil }
+      end
     end
 
     # The serialized GraphDef (a binary String).
