@@ -3,6 +3,7 @@
 package graft_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -56,4 +57,49 @@ func TestAddGradientsUnconnectedAndErrors(t *testing.T) {
 	if g.NumOps() != n+1 {
 		t.Fatalf("the failed call left ops: %d, want %d", g.NumOps(), n+1)
 	}
+}
+
+func TestGoGradientFunction(t *testing.T) {
+	must(0, graft.RegisterGradient("GoTimesTen", func(op *graft.Operation, grads []graft.Output) ([]graft.Output, error) {
+		g := op.Graph()
+		ten := must(g.Const("", must(graft.NewTensor([]int64{}, []float32{10}))))
+		mul := must(g.AddOp("Mul", "").AddInput(grads[0]).AddInput(ten).Finish())
+		return []graft.Output{mul.Output(0)}, nil
+	}))
+	must(0, graft.RegisterGradient("GoFails", func(op *graft.Operation, grads []graft.Output) ([]graft.Output, error) {
+		return nil, errors.New("no gradient today")
+	}))
+	if err := graft.RegisterGradient("GoTimesTen", nil); err == nil {
+		t.Fatal("a nil function was accepted")
+	}
+	err := graft.RegisterGradient("GoTimesTen", func(*graft.Operation, []graft.Output) ([]graft.Output, error) { return nil, nil })
+	if !errors.Is(err, graft.ErrExists) {
+		t.Fatalf("second registration: %v", err)
+	}
+	must(0, graft.RegisterNoGradient("GoStops"))
+
+	g := must(graft.NewGraph())
+	defer g.Close()
+	x := must(g.Const("x", must(graft.NewTensor([]int64{2}, []float32{3, 4}))))
+	must(0, g.PushGradientOverrideMap(map[string]string{"Identity": "GoTimesTen", "Neg": "GoFails", "Square": "GoStops"}))
+	y := must(g.AddOp("Identity", "y").AddInput(x).Finish()).Output(0)
+	z := must(g.AddOp("Neg", "z").AddInput(x).Finish()).Output(0)
+	s := must(g.AddOp("Square", "s").AddInput(x).Finish()).Output(0)
+	must(0, g.PopGradientOverrideMap())
+	dx := must(g.AddGradients("", []graft.Output{y}, []graft.Output{x}, nil))
+	n := g.NumOps()
+	if _, err := g.AddGradients("", []graft.Output{z}, []graft.Output{x}, nil); err == nil ||
+		!strings.Contains(err.Error(), "no gradient today") {
+		t.Fatalf("failing gradient function: %v", err)
+	}
+	if g.NumOps() != n {
+		t.Fatalf("the failed call left ops: %d, want %d", g.NumOps(), n)
+	}
+	if ds := must(g.AddGradients("", []graft.Output{s}, []graft.Output{x}, nil)); ds[0].Op != nil {
+		t.Fatalf("a gradient flowed through a NoGradient op: %v", ds[0])
+	}
+	sess := must(graft.NewSession(g))
+	defer sess.Close()
+	out := must(sess.Run(nil, []graft.Output{dx[0]}, nil))
+	assertFloats(t, must(out[0].Float32s()), []float32{10, 10})
 }
