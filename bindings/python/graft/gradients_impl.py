@@ -75,10 +75,14 @@ class _TraceMode:
             # A variable the function captures: its handle's capture placeholder in the trace.
             ident = _fw.apply_op("Identity", [x.handle])[0]
             return ident._out().op().input(0)
-        if not isinstance(x, Tensor) or x._value is None or not x._value.is_symbolic():
-            if isinstance(x, Tensor) and x._value is None:
-                raise ValueError(f"{what}: tensor {x.name} belongs to a Graph, not to the traced function")
+        if isinstance(x, Tensor) and x._value is None:
+            raise ValueError(f"{what}: tensor {x.name} belongs to a Graph, not to the traced function")
+        if not isinstance(x, Tensor):
             x = convert_to_tensor(x, dtype=dtype)
+        if not x._value.is_symbolic():
+            # An eager tensor the function captures: its capture placeholder in the trace.
+            ident = _fw.apply_op("Identity", [x])[0]
+            return ident._out().op().input(0)
         return x._out()
 
     def tensor(self, o):

@@ -115,6 +115,18 @@ def test_inside_function_variables():
     np.testing.assert_allclose(grads_arg(v).numpy(), [5.0, 5.0])
 
 
+def test_inside_function_captured_eager_tensor():
+    c = graft.constant([1.0, 2.0])
+
+    @graft.function
+    def f(x):
+        return graft.gradients(graft.reduce_sum(c * c * x), [c, x])
+
+    dc, dx = f(graft.constant(3.0))
+    np.testing.assert_allclose(dc.numpy(), [6.0, 12.0])
+    assert float(dx) == 5.0
+
+
 def test_no_gradient_function_error_names_op():
     with graft.Graph().as_default() as g:
         x = graft.constant(3.0)
