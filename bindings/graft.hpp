@@ -702,6 +702,28 @@ class Graph {
     }
     return result;
   }
+  /*
+   * Symbolic gradients (graft_graph_add_gradients_ex): one output per x, invalid (valid() is
+   * false) where no gradient flows unless unconnected_zero. grad_ys: empty for ones, else one
+   * per y. scope: "" for "gradients".
+   */
+  std::vector<Output> add_gradients(const std::vector<Output> &ys, const std::vector<Output> &xs,
+                                    const std::vector<Output> &grad_ys, const std::vector<Output> &stop_gradients,
+                                    bool unconnected_zero, const std::string &scope) {
+    std::vector<graft_output> c_ys = to_c(ys), c_xs = to_c(xs), c_dys = to_c(grad_ys), c_stop = to_c(stop_gradients);
+    if (!grad_ys.empty() && grad_ys.size() != ys.size())
+      throw Error(GRAFT_EINVAL, "graft: add_gradients needs one grad_y per y (" + std::to_string(ys.size()) +
+                                    "), got " + std::to_string(grad_ys.size()));
+    std::vector<graft_output> out(xs.size(), graft_output{nullptr, 0});
+    detail::check(graft_graph_add_gradients_ex(
+        out.data(), c(), c_ys.data(), static_cast<int>(c_ys.size()), c_xs.data(), static_cast<int>(c_xs.size()),
+        grad_ys.empty() ? nullptr : c_dys.data(), c_stop.empty() ? nullptr : c_stop.data(),
+        static_cast<int>(c_stop.size()), unconnected_zero ? GRAFT_UNCONNECTED_ZERO : GRAFT_UNCONNECTED_NONE,
+        scope.empty() ? nullptr : scope.c_str()));
+    std::vector<Output> result;
+    for (const graft_output &o : out) result.push_back(o.op ? Output(g_, o) : Output());
+    return result;
+  }
   int num_functions() const { return graft_graph_num_functions(c()); }
   std::vector<std::string> function_names() const {
     std::vector<std::string> out;
@@ -758,6 +780,11 @@ class Graph {
     }
     return device.empty() ? nullptr : device.c_str();
   }
+  static std::vector<graft_output> to_c(const std::vector<Output> &outputs) {
+    std::vector<graft_output> out;
+    for (const Output &o : outputs) out.push_back(o.c());
+    return out;
+  }
   static graft_collection_item to_c(const CollectionItem &item) {
     graft_collection_item c_item{};
     c_item.kind = item.kind;
@@ -788,6 +815,77 @@ class Graph {
 };
 
 inline Graph Operation::graph() const { return Graph(g_); }
+
+/*
+ * What a gradient function sees while graft_graph_add_gradients calls it (valid during the
+ * call only): the forward op, the incoming gradient of each of its outputs (invalid where none
+ * flows) and the gradient to set for each input.
+ */
+class GradientContext {
+ public:
+  Operation op() const { return Operation(ref(), graft_gradient_context_op(c_)); }
+  Graph graph() const { return Graph(ref()); }
+  Output output_grad(int index) const {
+    graft_output o{nullptr, 0};
+    detail::check(graft_gradient_context_output_grad(&o, c_, index));
+    return o.op ? Output(ref(), o) : Output();
+  }
+  /* An invalid output sets no gradient. */
+  void set_input_grad(int index, const Output &grad) {
+    detail::check(graft_gradient_context_set_input_grad(c_, index, grad.valid() ? grad.c() : graft_output{nullptr, 0}));
+  }
+
+#ifndef SWIG
+  explicit GradientContext(graft_gradient_context *c) : c_(c) {}
+#endif
+
+ private:
+  std::shared_ptr<GraphRef> ref() const {
+    if (!g_) g_ = GraphRef::share(graft_gradient_context_graph(c_));
+    return g_;
+  }
+  graft_gradient_context *c_ = nullptr;
+  mutable std::shared_ptr<GraphRef> g_;
+};
+
+/*
+ * A gradient function (director) registered for an op type or an override name
+ * (graft_gradient_register): sets the inputs' gradients on ctx; returns "" on success, else the
+ * message the gradient computation fails with. Registrations last as long as the process, so
+ * fn must too (the bindings keep a reference in a process-wide registry).
+ */
+class GradientFunction {
+ public:
+  virtual ~GradientFunction() = default;
+  virtual std::string gradient(GradientContext &ctx) = 0;
+
+  static void register_function(const std::string &op_type, GradientFunction *fn) {
+    detail::check(graft_gradient_register(op_type.c_str(), &GradientFunction::trampoline, fn));
+  }
+  /* Declares op_type not differentiable (NoGradient). */
+  static void register_none(const std::string &op_type) { detail::check(graft_gradient_register_none(op_type.c_str())); }
+  /* GRAFT_GRADIENT_UNREGISTERED (0), _FUNCTION (1) or _NONE (2). */
+  static int lookup(const std::string &op_type) { return graft_gradient_lookup(op_type.c_str()); }
+
+#ifndef SWIG
+  static int trampoline(graft_gradient_context *ctx, void *user_data) {
+    auto *fn = static_cast<GradientFunction *>(user_data);
+    try {
+      GradientContext context(ctx);
+      std::string error = fn->gradient(context);
+      if (!error.empty()) return graft_error_set(GRAFT_EINVAL, error.c_str());
+      return GRAFT_OK;
+    } catch (const Error &e) {
+      return graft_error_set(e.code(), e.what());
+    } catch (const std::exception &e) {
+      return graft_error_set(GRAFT_EUNKNOWN, e.what());
+    } catch (...) {
+      return graft_error_set(GRAFT_EUNKNOWN, "graft: a gradient function failed");
+    }
+  }
+#endif
+};
+
 
 #ifdef SWIG
 /* SWIG sees the setters declared in each class that inherits them (OpBuilder, OpCall), so that

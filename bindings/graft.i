@@ -4,7 +4,7 @@
  * It wraps the C++ layer of bindings/graft.hpp (RAII handles over the public C API). Each
  * language adds its own typemaps and exception mapping in bindings/<language>/graft_<language>.i,
  * included below; callbacks into the host language are the directors TraceBody, HostFunction
- * and DeviceFunction, called from one C trampoline each (graft.hpp).
+ * DeviceFunction and GradientFunction, called from one C trampoline each (graft.hpp).
  *
  * Module name: given per language on the SWIG command line (-module).
  */
@@ -35,6 +35,8 @@
 %feature("director") graft::TraceBody;
 %feature("director") graft::HostFunction;
 %feature("director") graft::DeviceFunction;
+%feature("director") graft::GradientFunction;
+%nodefaultctor graft::GradientContext;
 
 %ignore graft::detail;
 %ignore graft::GraphRef;

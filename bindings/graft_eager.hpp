@@ -239,6 +239,12 @@ class Context {
     return Graph(GraphRef::adopt(g));
   }
 
+  /* While tracing: the symbolic value of a tensor of the trace graph (graft_value_from_output). */
+  Value value_from_output(const Output &output) {
+    graft_value *v = nullptr;
+    detail::check(graft_value_from_output(&v, c(), output.c()));
+    return Value(v, c_);
+  }
   Value from_tensor(const Tensor &t) {
     graft_value *v = nullptr;
     detail::check(graft_value_from_tensor(&v, t.get()));

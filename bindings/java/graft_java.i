@@ -540,6 +540,31 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
     }
   }
 
+  /**
+   * Symbolic gradients (TensorFlow's Graph.addGradients / tf.gradients): adds to this graph the
+   * ops computing d(sum of ys)/dx for each x, under the name scope "gradients", and returns one
+   * output per x, null where no gradient flows. dys: the upstream gradients (one per y), or null
+   * for ones.
+   */
+  public Output[] addGradients(Output[] ys, Output[] xs, Output[] dys) {
+    return addGradients("", ys, xs, dys);
+  }
+
+  /** addGradients under the name scope prefix ("" for "gradients"). */
+  public Output[] addGradients(String prefix, Output[] ys, Output[] xs, Output[] dys) {
+    java.util.List<Output> out = addGradients(java.util.Arrays.asList(ys), java.util.Arrays.asList(xs),
+        dys == null ? java.util.List.of() : java.util.Arrays.asList(dys), java.util.List.of(), false,
+        prefix == null ? "" : prefix);
+    Output[] result = new Output[out.size()];
+    for (int i = 0; i < result.length; ++i) result[i] = out.get(i).isValid() ? out.get(i) : null;
+    return result;
+  }
+
+  /** The gradient of y with respect to x (null when none flows). */
+  public Output addGradients(Output y, Output x) {
+    return addGradients(new Output[] {y}, new Output[] {x}, null)[0];
+  }
+
   /** Ends the innermost pushDevice or pushDeviceFunction. */
   public void popDevice() {
     synchronized (GraphDevices.lock(this)) {

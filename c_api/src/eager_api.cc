@@ -164,6 +164,19 @@ GRAFT_API int graft_value_output(graft_output* out, const graft_value* value) {
   });
 }
 
+GRAFT_API int graft_value_from_output(graft_value** out, graft_context* ctx, graft_output output) {
+  return Guard("graft_value_from_output", [&]() -> Status {
+    GRAFT_CHECK_ARG(out);
+    GRAFT_CHECK_ARG(ctx);
+    graft::eager::Trace* trace = ctx->ctx.current_trace();
+    if (trace == nullptr) return graft::errors::FailedPrecondition("no function of the context is being traced on this thread");
+    if (!graft::capi::IsOutputOf(output, &trace->graph())) {
+      return graft::errors::InvalidArgument("argument 'output' is not a tensor of the graph being traced");
+    }
+    return NewValue(out, Value::Symbolic(graft::capi::FromC(output), trace->shared_graph()));
+  });
+}
+
 GRAFT_API int graft_value_copy(graft_value** out, const graft_value* value) {
   return Guard("graft_value_copy", [&]() -> Status {
     GRAFT_CHECK_ARG(out);

@@ -224,8 +224,8 @@ GRAFT_API int graft_gradient_register(const char* name, graft_gradient_fn fn, vo
     // The gradient builder will call fn with its context; the registry keeps it now.
     return graft::GradientRegistry::Global().Register(name, [fn, user_data](graft::GradientContext& ctx) -> Status {
       int rc = fn(reinterpret_cast<graft_gradient_context*>(&ctx), user_data);
-      if (rc != GRAFT_OK) return graft::errors::Unknown("the gradient function failed with ", graft_status_name(rc));
-      return Status::Ok();
+      // Its code, and the message it set with graft_error_set (or of the graft call that failed in it).
+      return graft::capi::CallbackStatus(rc, "the gradient function");
     });
   });
 }

@@ -21,7 +21,6 @@ void RegisterBuiltinGradients(GradientRegistry& r) {
   ops::RegisterMathGradients(r);
   ops::RegisterNnGradients(r);
   ops::RegisterArrayGradients(r);
-  ops::RegisterStateGradients(r);
   ops::RegisterCallGradients(r);
   ops::RegisterControlFlowGradients(r);
 }

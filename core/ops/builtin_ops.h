@@ -25,7 +25,6 @@ void RegisterIoOps(OpRegistry& r);           // io_ops.cc: checkpoints, strings,
 void RegisterMathGradients(GradientRegistry& r);   // math_grad.cc: elementwise, Cast, Select, reductions
 void RegisterNnGradients(GradientRegistry& r);     // nn_grad.cc: activations, MatMul, softmax, conv, pools
 void RegisterArrayGradients(GradientRegistry& r);  // array_grad.cc: shape, data movement, indexing
-void RegisterStateGradients(GradientRegistry& r);  // state_grad.cc: variable reads
 void RegisterCallGradients(GradientRegistry& r);   // call_grad.cc: PartitionedCall, StatefulPartitionedCall
 void RegisterControlFlowGradients(GradientRegistry& r);  // control_flow_grad.cc: If/While, Switch/Merge
 

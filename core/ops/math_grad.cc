@@ -464,6 +464,9 @@ void RegisterMathGradients(GradientRegistry& r) {
   Reg(r, "Identity", IdentityGrad);
   Reg(r, "Snapshot", IdentityGrad);
   Reg(r, "PlaceholderWithDefault", IdentityGrad);
+  // A variable's value read from its handle: the gradient flows to the handle (the resource
+  // tensor), so that gradients with respect to a variable's handle sum over all its reads.
+  Reg(r, "ReadVariableOp", IdentityGrad);
   for (const char* name : {"StopGradient", "Floor", "Ceil", "Round", "Rint", "FloorDiv", "FloorMod", "TruncateDiv",
                            "TruncateMod", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual",
                            "LogicalAnd", "LogicalOr", "LogicalNot", "IsNan", "IsInf", "IsFinite", "ArgMax", "ArgMin",

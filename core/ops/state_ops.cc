@@ -6,6 +6,8 @@
 // InferenceContext carries shapes only, so reads have an unknown shape and writes are checked
 // only where their own inputs say something. Reference variables (VariableV2 + Assign*) output
 // Ref(dtype) with the `shape` attr's shape.
+#include <initializer_list>
+
 #include "core/ops/builtin_ops.h"
 #include "core/ops/common_shape_fns.h"
 
@@ -64,6 +66,19 @@ Status AdamShape(InferenceContext& c, bool is_resource) {
   GRAFT_RETURN_IF_ERROR(MergeInput(c, 1, "var", &s));
   GRAFT_RETURN_IF_ERROR(MergeInput(c, 2, "var and m", &s));
   GRAFT_RETURN_IF_ERROR(MergeInput(c, 9, "var, m and v", &s));
+  c.set_output(0, std::move(s));
+  return Status::Ok();
+}
+
+// The slot-variable updates (ApplyMomentum, ApplyAdagrad, ...): the inputs at scalars are
+// scalars; for the reference forms the output merges var, the slots and grad.
+Status SlotUpdateShape(InferenceContext& c, bool is_resource, std::initializer_list<int> scalars, int nslots,
+                       int grad) {
+  for (int i : scalars) GRAFT_RETURN_IF_ERROR(c.WithScalar(i));
+  if (is_resource) return Status::Ok();
+  PartialShape s = c.input(0);
+  for (int i = 1; i <= nslots; ++i) GRAFT_RETURN_IF_ERROR(MergeInput(c, i, "var and its slots", &s));
+  GRAFT_RETURN_IF_ERROR(MergeInput(c, grad, "var and grad", &s));
   c.set_output(0, std::move(s));
   return Status::Ok();
 }
@@ -262,6 +277,103 @@ void RegisterStateOps(OpRegistry& r) {
           .Attr("use_nesterov: bool = false")
           .SetIsStateful(),
       [](InferenceContext& c) { return AdamShape(c, true); });
+
+  // Momentum: accum = accum * momentum + grad; var -= lr * accum (with use_nesterov:
+  // var -= lr * grad + lr * momentum * accum). Keras's form: accum = accum * momentum - lr * grad;
+  // var += accum (with use_nesterov: var += momentum * accum - lr * grad).
+  Add(r,
+      OpDefBuilder("ApplyMomentum")
+          .Input("var: Ref(T)")
+          .Input("accum: Ref(T)")
+          .Input("lr: T")
+          .Input("grad: T")
+          .Input("momentum: T")
+          .Output("out: Ref(T)")
+          .Attr(kNumberType)
+          .Attr("use_locking: bool = false")
+          .Attr("use_nesterov: bool = false"),
+      [](InferenceContext& c) { return SlotUpdateShape(c, false, {2, 4}, 1, 3); });
+  for (const char* name : {"ResourceApplyMomentum", "ResourceApplyKerasMomentum"}) {
+    Add(r,
+        OpDefBuilder(name)
+            .Input("var: resource")
+            .Input("accum: resource")
+            .Input("lr: T")
+            .Input("grad: T")
+            .Input("momentum: T")
+            .Attr(kNumberType)
+            .Attr("use_locking: bool = false")
+            .Attr("use_nesterov: bool = false")
+            .SetIsStateful(),
+        [](InferenceContext& c) { return SlotUpdateShape(c, true, {2, 4}, 1, 3); });
+  }
+
+  // Adagrad: accum += grad^2; var -= lr * grad / sqrt(accum) (V2: / (sqrt(accum) + epsilon)).
+  Add(r,
+      OpDefBuilder("ApplyAdagrad")
+          .Input("var: Ref(T)")
+          .Input("accum: Ref(T)")
+          .Input("lr: T")
+          .Input("grad: T")
+          .Output("out: Ref(T)")
+          .Attr(kNumberType)
+          .Attr("use_locking: bool = false")
+          .Attr("update_slots: bool = true"),
+      [](InferenceContext& c) { return SlotUpdateShape(c, false, {2}, 1, 3); });
+  Add(r,
+      OpDefBuilder("ResourceApplyAdagrad")
+          .Input("var: resource")
+          .Input("accum: resource")
+          .Input("lr: T")
+          .Input("grad: T")
+          .Attr(kNumberType)
+          .Attr("use_locking: bool = false")
+          .Attr("update_slots: bool = true")
+          .SetIsStateful(),
+      [](InferenceContext& c) { return SlotUpdateShape(c, true, {2}, 1, 3); });
+  Add(r,
+      OpDefBuilder("ResourceApplyAdagradV2")
+          .Input("var: resource")
+          .Input("accum: resource")
+          .Input("lr: T")
+          .Input("epsilon: T")
+          .Input("grad: T")
+          .Attr(kNumberType)
+          .Attr("use_locking: bool = false")
+          .Attr("update_slots: bool = true")
+          .SetIsStateful(),
+      [](InferenceContext& c) { return SlotUpdateShape(c, true, {2, 3}, 1, 4); });
+
+  // RMSProp: ms = rho * ms + (1 - rho) * grad^2; mom = momentum * mom + lr * grad / sqrt(ms + epsilon);
+  // var -= mom.
+  Add(r,
+      OpDefBuilder("ApplyRMSProp")
+          .Input("var: Ref(T)")
+          .Input("ms: Ref(T)")
+          .Input("mom: Ref(T)")
+          .Input("lr: T")
+          .Input("rho: T")
+          .Input("momentum: T")
+          .Input("epsilon: T")
+          .Input("grad: T")
+          .Output("out: Ref(T)")
+          .Attr(kNumberType)
+          .Attr("use_locking: bool = false"),
+      [](InferenceContext& c) { return SlotUpdateShape(c, false, {3, 4, 5, 6}, 2, 7); });
+  Add(r,
+      OpDefBuilder("ResourceApplyRMSProp")
+          .Input("var: resource")
+          .Input("ms: resource")
+          .Input("mom: resource")
+          .Input("lr: T")
+          .Input("rho: T")
+          .Input("momentum: T")
+          .Input("epsilon: T")
+          .Input("grad: T")
+          .Attr(kNumberType)
+          .Attr("use_locking: bool = false")
+          .SetIsStateful(),
+      [](InferenceContext& c) { return SlotUpdateShape(c, true, {3, 4, 5, 6}, 2, 7); });
 }
 
 }  // namespace graft::ops

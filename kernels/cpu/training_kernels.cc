@@ -1,5 +1,5 @@
-// CPU kernels for training: the gradient descent and Adam updates on TensorFlow 1 reference
-// variables (ApplyGradientDescent, ApplyAdam) and resource variables (ResourceApply...), and
+// CPU kernels for training: the gradient descent, Adam, momentum, Adagrad and RMSProp updates on
+// TensorFlow 1 reference variables (Apply...) and resource variables (ResourceApply...), and
 // the random ops RandomUniform, RandomStandardNormal, TruncatedNormal and RandomUniformInt.
 //
 // Updates lock the variables they change (in address order when there are several) and write
@@ -178,6 +178,125 @@ class ApplyAdamKernel : public OpKernel {
 
  private:
   bool nesterov_ = false;
+};
+
+// The updates with slot variables and scalar hyperparameters: F names its layout (kSlots slot
+// variables after var at inputs 1..kSlots, the scalars at F::kScalars, grad at F::kGrad) and
+// updates one element: F::Update(w, slots, s, g, nesterov) with s the scalars in kScalars' order.
+template <typename T, bool Ref, typename F>
+class SlotUpdateKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Init() {
+    if (node().attr("use_nesterov") != nullptr) return GetAttr(node(), "use_nesterov", &nesterov_);
+    return Status::Ok();
+  }
+  Status Compute(OpKernelContext& ctx) const override {
+    constexpr int kVars = F::kSlots + 1;
+    std::shared_ptr<Variable> vars[kVars];
+    std::string names[kVars];
+    for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(InputVariable(ctx, i, &vars[i], &names[i]));
+    T s[F::kNumScalars];
+    for (int i = 0; i < F::kNumScalars; ++i) {
+      GRAFT_RETURN_IF_ERROR(CheckScalar(ctx.input(F::kScalars[i]), F::kScalarNames[i]));
+      s[i] = ctx.input(F::kScalars[i]).template data<T>()[0];
+    }
+    const Tensor& grad = ctx.input(F::kGrad);
+    {
+      std::vector<Variable*> locked;
+      for (auto& v : vars) locked.push_back(v.get());
+      MultiLock lock(std::move(locked));
+      for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(CheckVariable(*vars[i], names[i], DTypeOf<T>()));
+      for (int i = 1; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(CheckSameShape(vars[0]->value, vars[i]->value, "accum"));
+      GRAFT_RETURN_IF_ERROR(CheckSameShape(vars[0]->value, grad, "grad"));
+      Tensor* values[kVars];
+      for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(WritableValue(*vars[i], &values[i]));
+      T* w = values[0]->template data<T>();
+      T* slots[kVars - 1];
+      for (int i = 1; i < kVars; ++i) slots[i - 1] = values[i]->template data<T>();
+      const T* g = grad.template data<T>();
+      for (int64_t i = 0; i < values[0]->num_elements(); ++i) F::Update(w + i, slots, i, s, g[i], nesterov_);
+    }
+    if constexpr (Ref) ctx.SetOutput(0, ctx.input(0));
+    return Status::Ok();
+  }
+
+ private:
+  bool nesterov_ = false;
+};
+
+// ApplyMomentum(var, accum, lr, grad, momentum): accum = accum * momentum + g;
+// var -= lr * accum, or with use_nesterov var -= lr * g + lr * momentum * accum.
+struct MomentumUpdate {
+  static constexpr int kSlots = 1, kNumScalars = 2, kGrad = 3;
+  static constexpr int kScalars[2] = {2, 4};
+  static constexpr const char* kScalarNames[2] = {"lr", "momentum"};
+  template <typename T>
+  static void Update(T* w, T* const* slots, int64_t i, const T* s, T g, bool nesterov) {
+    const T lr = s[0], momentum = s[1];
+    T& accum = slots[0][i];
+    accum = accum * momentum + g;
+    *w -= nesterov ? g * lr + accum * momentum * lr : lr * accum;
+  }
+};
+
+// ResourceApplyKerasMomentum(var, accum, lr, grad, momentum): accum = accum * momentum - lr * g;
+// var += accum, or with use_nesterov var += accum * momentum - lr * g.
+struct KerasMomentumUpdate {
+  static constexpr int kSlots = 1, kNumScalars = 2, kGrad = 3;
+  static constexpr int kScalars[2] = {2, 4};
+  static constexpr const char* kScalarNames[2] = {"lr", "momentum"};
+  template <typename T>
+  static void Update(T* w, T* const* slots, int64_t i, const T* s, T g, bool nesterov) {
+    const T lr = s[0], momentum = s[1];
+    T& accum = slots[0][i];
+    accum = accum * momentum - lr * g;
+    *w += nesterov ? accum * momentum - lr * g : accum;
+  }
+};
+
+// ApplyAdagrad(var, accum, lr, grad): accum += g^2; var -= lr * g / sqrt(accum).
+struct AdagradUpdate {
+  static constexpr int kSlots = 1, kNumScalars = 1, kGrad = 3;
+  static constexpr int kScalars[1] = {2};
+  static constexpr const char* kScalarNames[1] = {"lr"};
+  template <typename T>
+  static void Update(T* w, T* const* slots, int64_t i, const T* s, T g, bool) {
+    T& accum = slots[0][i];
+    accum += g * g;
+    *w -= s[0] * g / std::sqrt(accum);
+  }
+};
+
+// ResourceApplyAdagradV2(var, accum, lr, epsilon, grad): accum += g^2;
+// var -= lr * g / (sqrt(accum) + epsilon).
+struct AdagradV2Update {
+  static constexpr int kSlots = 1, kNumScalars = 2, kGrad = 4;
+  static constexpr int kScalars[2] = {2, 3};
+  static constexpr const char* kScalarNames[2] = {"lr", "epsilon"};
+  template <typename T>
+  static void Update(T* w, T* const* slots, int64_t i, const T* s, T g, bool) {
+    T& accum = slots[0][i];
+    accum += g * g;
+    *w -= s[0] * g / (std::sqrt(accum) + s[1]);
+  }
+};
+
+// ApplyRMSProp(var, ms, mom, lr, rho, momentum, epsilon, grad): ms = rho * ms + (1 - rho) * g^2;
+// mom = momentum * mom + lr * g / sqrt(ms + epsilon); var -= mom.
+struct RMSPropUpdate {
+  static constexpr int kSlots = 2, kNumScalars = 4, kGrad = 7;
+  static constexpr int kScalars[4] = {3, 4, 5, 6};
+  static constexpr const char* kScalarNames[4] = {"lr", "rho", "momentum", "epsilon"};
+  template <typename T>
+  static void Update(T* w, T* const* slots, int64_t i, const T* s, T g, bool) {
+    const T lr = s[0], rho = s[1], momentum = s[2], epsilon = s[3];
+    T& ms = slots[0][i];
+    T& mom = slots[1][i];
+    ms += (g * g - ms) * (T(1) - rho);
+    mom = mom * momentum + lr * g / std::sqrt(ms + epsilon);
+    *w -= mom;
+  }
 };
 
 // ---------------------------------------------------------------------------------------
@@ -389,6 +508,25 @@ void RegisterTrainingKernels(KernelRegistry& r) {
   reg("ApplyAdam", "T", DType::kFloat64, MakeFactory<ApplyAdamKernel<double, true>>());
   reg("ResourceApplyAdam", "T", DType::kFloat32, MakeFactory<ApplyAdamKernel<float, false>>());
   reg("ResourceApplyAdam", "T", DType::kFloat64, MakeFactory<ApplyAdamKernel<double, false>>());
+  reg("ApplyMomentum", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, true, MomentumUpdate>>());
+  reg("ApplyMomentum", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, true, MomentumUpdate>>());
+  reg("ResourceApplyMomentum", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, MomentumUpdate>>());
+  reg("ResourceApplyMomentum", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, false, MomentumUpdate>>());
+  reg("ResourceApplyKerasMomentum", "T", DType::kFloat32,
+      MakeFactory<SlotUpdateKernel<float, false, KerasMomentumUpdate>>());
+  reg("ResourceApplyKerasMomentum", "T", DType::kFloat64,
+      MakeFactory<SlotUpdateKernel<double, false, KerasMomentumUpdate>>());
+  reg("ApplyAdagrad", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, true, AdagradUpdate>>());
+  reg("ApplyAdagrad", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, true, AdagradUpdate>>());
+  reg("ResourceApplyAdagrad", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, AdagradUpdate>>());
+  reg("ResourceApplyAdagrad", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, false, AdagradUpdate>>());
+  reg("ResourceApplyAdagradV2", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, AdagradV2Update>>());
+  reg("ResourceApplyAdagradV2", "T", DType::kFloat64,
+      MakeFactory<SlotUpdateKernel<double, false, AdagradV2Update>>());
+  reg("ApplyRMSProp", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, true, RMSPropUpdate>>());
+  reg("ApplyRMSProp", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, true, RMSPropUpdate>>());
+  reg("ResourceApplyRMSProp", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, RMSPropUpdate>>());
+  reg("ResourceApplyRMSProp", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, false, RMSPropUpdate>>());
   reg("RandomUniform", "dtype", DType::kFloat32, MakeFactory<RandomKernel<float, Dist::kUniform>>());
   reg("RandomUniform", "dtype", DType::kFloat64, MakeFactory<RandomKernel<double, Dist::kUniform>>());
   reg("RandomStandardNormal", "dtype", DType::kFloat32, MakeFactory<RandomKernel<float, Dist::kNormal>>());

@@ -129,6 +129,67 @@ static void test_square_plus_and_traces_per_signature(void **state) {
   graft_value_free(x3);
 }
 
+/* ---- Symbolic gradients inside a trace (graft_value_from_output) ------------------------- */
+
+/* Returns x^2 and its gradient 2x: the gradient is added to the trace graph with
+ * graft_graph_add_gradients and becomes a symbolic value again with graft_value_from_output. */
+static int square_and_gradient(graft_context *ctx, const graft_arg *args, int nargs, graft_value_list *outputs,
+                               void *ud) {
+  (void)ud;
+  assert_int_equal(nargs, 1);
+  graft_value *sq = op2(ctx, "Square", args[0].value, NULL);
+  graft_graph *g = NULL;
+  GT_OK(graft_context_trace_graph(&g, ctx));
+  graft_output y, x, dx;
+  GT_OK(graft_value_output(&y, sq));
+  GT_OK(graft_value_output(&x, args[0].value));
+  GT_OK(graft_graph_add_gradients(&dx, g, &y, 1, &x, 1, NULL, NULL));
+  graft_value *dv = NULL;
+  GT_OK(graft_value_from_output(&dv, ctx, dx));
+  assert_true(graft_value_is_symbolic(dv));
+  /* A tensor of another graph is refused. */
+  graft_graph *other = NULL;
+  GT_OK(graft_graph_new(&other));
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, other, "Placeholder", "c"));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
+  graft_op *c = NULL;
+  GT_OK(graft_op_desc_finish(&c, d));
+  graft_value *bad = NULL;
+  GT_ERR(GRAFT_EINVAL, graft_value_from_output(&bad, ctx, (graft_output){c, 0}), "graft_value_from_output",
+         "not a tensor of the graph being traced");
+  assert_null(bad);
+  graft_graph_free(other);
+  graft_graph_free(g);
+  int rc = graft_value_list_append(outputs, sq);
+  if (rc == GRAFT_OK) rc = graft_value_list_append(outputs, dv);
+  graft_value_free(sq);
+  graft_value_free(dv);
+  return rc;
+}
+
+static void test_gradients_inside_a_trace(void **state) {
+  graft_context *ctx = *state;
+  graft_function *f = NULL;
+  GT_OK(graft_function_new(&f, "square_and_gradient", square_and_gradient, NULL, NULL));
+  graft_value *x = f32s(ctx, (const double[]){2, -3}, (const int64_t[]){2}, 1);
+  graft_arg args[1] = {val(x)};
+  graft_value *out[2] = {NULL, NULL};
+  int nout = 0;
+  GT_OK(graft_function_call(out, 2, &nout, f, ctx, args, 1));
+  assert_int_equal(nout, 2);
+  expect_floats(out[0], (const float[]){4, 9}, 2);
+  expect_floats(out[1], (const float[]){4, -6}, 2);
+  graft_value_free(out[0]);
+  graft_value_free(out[1]);
+  /* Outside a trace there is no trace graph. */
+  graft_value *none = NULL;
+  GT_ERR(GRAFT_EPRECONDITION, graft_value_from_output(&none, ctx, (graft_output){NULL, 0}), "graft_value_from_output",
+         "no function of the context is being traced");
+  graft_value_free(x);
+  graft_function_free(f);
+}
+
 /* ---- Host arguments: trace-time constants, a trace per value ------------------------------ */
 
 static int times_n(graft_context *ctx, const graft_arg *args, int nargs, graft_value_list *outputs, void *ud) {
@@ -1060,6 +1121,7 @@ static void test_clear_caches_restarts_random_sequences(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_square_plus_and_traces_per_signature, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_gradients_inside_a_trace, setup, teardown),
       cmocka_unit_test_setup_teardown(test_host_arguments_retrace_per_value, setup, teardown),
       cmocka_unit_test_setup_teardown(test_input_signature, setup, teardown),
       cmocka_unit_test_setup_teardown(test_reduce_retracing, setup, teardown),

@@ -217,6 +217,29 @@ static void test_c_gradient_function(void **state) {
   expect_values(g, x, dims, 1, xv, grads[0], want, 2);
 }
 
+/* A gradient function that fails: its code and the message it set come back, and the graph is
+ * left as it was. */
+static int failing_gradient(graft_gradient_context *ctx, void *user_data) {
+  (void)ctx;
+  (void)user_data;
+  return graft_error_set(GRAFT_EUNIMPLEMENTED, "the custom gradient is not written yet");
+}
+
+static void test_c_gradient_function_error(void **state) {
+  graft_graph *g = *state;
+  GT_OK(graft_gradient_register("test_gradients.Failing", failing_gradient, NULL));
+  graft_op *x = make_placeholder(g, "x", GRAFT_FLOAT32, NULL, -1);
+  const char *types[1] = {"Neg"}, *names[1] = {"test_gradients.Failing"};
+  GT_OK(graft_graph_push_gradient_override_map(g, types, names, 1));
+  graft_op *y = unary_op(g, "Neg", x);
+  GT_OK(graft_graph_pop_gradient_override_map(g));
+  int64_t n = graft_graph_num_ops(g);
+  graft_output ys[1] = {out0(y)}, xs[1] = {out0(x)}, grads[1];
+  GT_ERR(GRAFT_EUNIMPLEMENTED, graft_graph_add_gradients(grads, g, ys, 1, xs, 1, NULL, NULL),
+         "the custom gradient is not written yet");
+  assert_int_equal(graft_graph_num_ops(g), n);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_polynomial, setup, teardown),
@@ -226,6 +249,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_integer_path, setup, teardown),
       cmocka_unit_test_setup_teardown(test_two_consumers, setup, teardown),
       cmocka_unit_test_setup_teardown(test_c_gradient_function, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_c_gradient_function_error, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

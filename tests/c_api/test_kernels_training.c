@@ -1,11 +1,14 @@
-/* CPU training kernels (kernels/cpu/training_kernels.cc): ApplyGradientDescent and ApplyAdam on
- * TensorFlow 1 reference variables, their ResourceApply forms on resource variables, and the
+/* CPU training kernels (kernels/cpu/training_kernels.cc): ApplyGradientDescent, ApplyAdam,
+ * ApplyMomentum, ApplyAdagrad and ApplyRMSProp on TensorFlow 1 reference variables, their
+ * ResourceApply forms (and ResourceApplyKerasMomentum, ResourceApplyAdagradV2) on resource
+ * variables, and the
  * random ops (RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt) with
  * their seed semantics. Expected updates are literal tables worked out by hand or with
  * Python (Adam); random outputs are checked for range, shape, reproducibility and moments. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "graph_test_util.h"
 
@@ -220,6 +223,119 @@ static void test_apply_adam(void **state) {
   check_adam(1, 0, *state);
   check_adam(0, 1, *state);
   check_adam(1, 1, *state);
+}
+
+/* ---- Updates with slot variables ------------------------------------------------------------ */
+
+/* One slot-variable update op: var [1, 2] and its slots (starting at slot0), the inputs after
+ * them (`after`, NAN standing for the fed grad), two steps with grads [0.5, -1] and [0.25, 1];
+ * the expected var and slots after each step (from NumPy, double precision). */
+struct SlotCase {
+  const char *type;
+  int nslots;
+  double slot0[2][2];
+  int nafter;
+  double after[6];
+  int nesterov;
+  double var[2][2];
+  double slots[2][2][2]; /* [step][slot][element] */
+};
+
+static const struct SlotCase kSlotCases[] = {
+    {"Momentum", 1, {{0, 0}}, 3, {0.1, NAN, 0.9}, 0, {{0.95, 2.1}, {0.88, 2.09}}, {{{0.5, -1}}, {{0.7, 0.1}}}},
+    {"Momentum", 1, {{0, 0}}, 3, {0.1, NAN, 0.9}, 1, {{0.905, 2.19}, {0.817, 2.081}}, {{{0.5, -1}}, {{0.7, 0.1}}}},
+    {"KerasMomentum", 1, {{0, 0}}, 3, {0.1, NAN, 0.9}, 0, {{0.95, 2.1}, {0.88, 2.09}},
+     {{{-0.05, 0.1}}, {{-0.07, -0.01}}}},
+    {"KerasMomentum", 1, {{0, 0}}, 3, {0.1, NAN, 0.9}, 1, {{0.905, 2.19}, {0.817, 2.081}},
+     {{{-0.05, 0.1}}, {{-0.07, -0.01}}}},
+    {"Adagrad", 1, {{0.1, 0.1}}, 2, {0.1, NAN}, 0,
+     {{0.9154845745271484, 2.0953462589245593}, {0.8765596273190722, 2.026339702990324}},
+     {{{0.35, 1.1}}, {{0.4125, 2.1}}}},
+    {"AdagradV2", 1, {{0.1, 0.1}}, 3, {0.1, 0.5, NAN}, 0,
+     {{0.9541960108450191, 2.0645657468435474}, {0.9323096063937489, 2.0132610076749557}},
+     {{{0.35, 1.1}}, {{0.4125, 2.1}}}},
+    {"RMSProp", 2, {{1, 1}, {0, 0}}, 5, {0.1, 0.9, 0.5, 0.01, NAN}, 0,
+     {{0.9482912310004981, 2.099503719020999}, {0.8953005787942843, 2.0497518595104998}},
+     {{{0.925, 1.0}, {0.05170876899950192, -0.09950371902099893}},
+      {{0.83875, 1.0}, {0.052990652206213816, 0.049751859510499465}}}},
+};
+
+static void check_slot_update(graft_graph *g, const struct SlotCase *c, int resource, int index) {
+  char name[64], type[64];
+  snprintf(type, sizeof type, "%sApply%s", resource ? "Resource" : "", c->type);
+  if (!resource && (strcmp(c->type, "KerasMomentum") == 0 || strcmp(c->type, "AdagradV2") == 0)) return;
+  const int nvars = 1 + c->nslots;
+  graft_op *vars[3], *inits[3], *reads[3];
+  for (int i = 0; i < nvars; ++i) {
+    const double start[2] = {i == 0 ? 1 : c->slot0[i - 1][0], i == 0 ? 2 : c->slot0[i - 1][1]};
+    snprintf(name, sizeof name, "c%d_%d_var%d", index, resource, i);
+    vars[i] = resource ? res_var(g, name, GRAFT_FLOAT64, D(2)) : ref_var(g, name, GRAFT_FLOAT64, D(2));
+    snprintf(name, sizeof name, "c%d_%d_var%d/init_value", index, resource, i);
+    graft_op *value = konst(g, name, GRAFT_FLOAT64, D(2), start);
+    snprintf(name, sizeof name, "c%d_%d_var%d/init", index, resource, i);
+    inits[i] = resource ? res_op(g, "AssignVariableOp", name, vars[i], value, GRAFT_FLOAT64)
+                        : make_binary(g, "Assign", name, vars[i], value);
+    snprintf(name, sizeof name, "c%d_%d_var%d/read", index, resource, i);
+    reads[i] = resource ? res_op(g, "ReadVariableOp", name, vars[i], NULL, GRAFT_FLOAT64) : op1(g, "Identity", name, vars[i]);
+  }
+  snprintf(name, sizeof name, "c%d_%d_grad", index, resource);
+  graft_op *grad = make_placeholder(g, name, GRAFT_FLOAT64, NULL, -1); /* any shape: checked at run time */
+  snprintf(name, sizeof name, "c%d_%d_apply", index, resource);
+  graft_op_desc *d = desc(g, type, name);
+  for (int i = 0; i < nvars; ++i) in(d, vars[i]);
+  for (int i = 0; i < c->nafter; ++i) {
+    if (isnan(c->after[i])) {
+      in(d, grad);
+    } else {
+      snprintf(name, sizeof name, "c%d_%d_s%d", index, resource, i);
+      in(d, konst(g, name, GRAFT_FLOAT64, SCALAR, &c->after[i]));
+    }
+  }
+  if (c->nesterov) GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "use_nesterov", 1));
+  graft_op *apply = fin(d);
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  const double grads[2][2] = {{0.5, -1}, {0.25, 1}};
+  {
+    graft_output feed = {grad, 0};
+    graft_tensor *val = tensor(GRAFT_FLOAT64, D(2), grads[0]);
+    GT_ERR(GRAFT_EPRECONDITION, graft_session_run(NULL, s, &feed, &val, 1, NULL, 0, &apply, 1), type,
+           "uninitialized value");
+    graft_tensor_free(val);
+  }
+  for (int i = 0; i < nvars; ++i) run_target(s, inits[i]);
+  for (int step = 0; step < 2; ++step) {
+    graft_output feed = {grad, 0};
+    graft_tensor *val = tensor(GRAFT_FLOAT64, D(2), grads[step]);
+    if (!resource) {
+      /* The reference form's output is the updated variable. */
+      graft_output f = {apply, 0};
+      graft_tensor *out = NULL;
+      GT_OK(graft_session_run(&out, s, &feed, &val, 1, &f, 1, NULL, 0));
+      expect_f64_near(out, D(2), c->var[step], 1e-12);
+    } else {
+      GT_OK(graft_session_run(NULL, s, &feed, &val, 1, NULL, 0, &apply, 1));
+    }
+    graft_tensor_free(val);
+    expect_f64_near(fetch(s, reads[0]), D(2), c->var[step], 1e-12);
+    for (int i = 1; i < nvars; ++i) expect_f64_near(fetch(s, reads[i]), D(2), c->slots[step][i - 1], 1e-12);
+  }
+  /* A grad of another shape. */
+  graft_output feed = {grad, 0};
+  graft_tensor *val = tensor(GRAFT_FLOAT64, D(2), grads[0]);
+  graft_tensor_free(val);
+  val = tensor(GRAFT_FLOAT64, D(3), (const double[]){1, 2, 3});
+  GT_ERR(GRAFT_EINVAL, graft_session_run(NULL, s, &feed, &val, 1, NULL, 0, &apply, 1), type,
+         "var and grad do not have the same shape");
+  graft_tensor_free(val);
+  graft_session_free(s);
+}
+
+static void test_slot_updates(void **state) {
+  for (size_t i = 0; i < sizeof kSlotCases / sizeof kSlotCases[0]; ++i) {
+    check_slot_update(*state, &kSlotCases[i], 0, (int)i);
+    check_slot_update(*state, &kSlotCases[i], 1, (int)i);
+  }
 }
 
 /* ---- Random ops ------------------------------------------------------------------------------ */
@@ -444,6 +560,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_apply_gradient_descent, setup, teardown),
       cmocka_unit_test_setup_teardown(test_resource_apply_gradient_descent, setup, teardown),
       cmocka_unit_test_setup_teardown(test_apply_adam, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_slot_updates, setup, teardown),
       cmocka_unit_test_setup_teardown(test_random_seeds, setup, teardown),
       cmocka_unit_test_setup_teardown(test_random_distributions, setup, teardown),
       cmocka_unit_test_setup_teardown(test_random_uniform_int, setup, teardown),

@@ -35,11 +35,13 @@ from graft.ops import (constant, identity, identity_n, stop_gradient, cast, zero
 from graft.function import function, Function, ConcreteFunction, TensorSpec
 from graft.variables import Variable, Module, GraphKeys
 from graft.control_flow import cond, while_loop, TensorArray
-from graft.backprop import GradientTape, UnconnectedGradients
+from graft.backprop import GradientTape
 from graft.py_function import py_function, numpy_function
-from graft.registries import RegisterGradient, NoGradient, NotDifferentiable, RegisterShape
+from graft.registries import RegisterGradient, NoGradient, NotDifferentiable, RegisterShape, no_gradient
+from graft.gradients_impl import gradients, UnconnectedGradients
 from graft.session import Session, InteractiveSession, get_default_session
 from graft import saved_model
+from graft import optimizers
 from graft import types
 from graft.framework import register_tensor_conversion_function
 from graft import ops as _ops

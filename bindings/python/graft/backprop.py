@@ -4,18 +4,14 @@ Eagerly, the tape records the ops run while it is active (and, op by op, the gra
 called under it) and computes gradients with the same gradient functions as graft.gradients;
 inside a graft.function, gradient() adds the gradient to the traced graph."""
 import contextlib
-import enum
 import threading
 
 from graft import graft_swig as _c
 from graft import framework as _fw
 from graft import nest as _nest
+from graft.gradients_impl import UnconnectedGradients
 
 
-class UnconnectedGradients(enum.Enum):
-    """What a source that no target depends on gets: None, or zeros of its shape."""
-    NONE = "none"
-    ZERO = "zero"
 
 
 class _Active(threading.local):

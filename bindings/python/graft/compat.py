@@ -5,6 +5,7 @@ import types as _types
 import graft as _graft
 from graft import framework as _fw
 from graft import ops as _ops
+from graft import gradients_impl as _gradients_impl
 from graft import variables as _variables
 from graft.tensor_shape import TensorShape
 
@@ -91,7 +92,14 @@ for _name, _value in dict(placeholder=placeholder, disable_eager_execution=disab
                           set_random_seed=_graft.set_random_seed, GraphKeys=_variables.GraphKeys,
                           get_collection=_graft.get_collection, get_collection_ref=_graft.get_collection_ref,
                           add_to_collection=_graft.add_to_collection, random_normal=_ops.random_normal,
-                          random_uniform=_ops.random_uniform).items():
+                          random_uniform=_ops.random_uniform, gradients=_gradients_impl.gradients_v1).items():
     setattr(v1, _name, _value)
+from graft import train as _train  # noqa: E402
+v1.train = _types.ModuleType("graft.compat.v1.train")
+for _name in ("Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",
+              "RMSPropOptimizer", "get_global_step", "create_global_step", "get_or_create_global_step",
+              "global_step"):
+    setattr(v1.train, _name, getattr(_train, _name))
+_sys.modules["graft.compat.v1.train"] = v1.train
 v2 = _graft
 _sys.modules["graft.compat.v1"] = v1

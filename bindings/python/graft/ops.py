@@ -423,7 +423,8 @@ def _axis_arg(x, axis):
     if axis is None:
         r = x.shape.rank
         if r is not None:
-            return convert_to_tensor(np.arange(r, dtype=np.int32))
+            # Python ints: a Const of the graph or trace (a gradient needs the axes known).
+            return convert_to_tensor(list(builtins.range(r)), dtype=_dtypes.int32)
         return range(0, rank(x))
     return convert_to_tensor(axis, dtype_hint=_dtypes.int32)
 

@@ -85,6 +85,7 @@ class Variable:
                                                 name="Assign")
             self._graph_read = _fw.apply_op("ReadVariableOp", [self._handle_tensor], {"dtype": self._dtype},
                                             name="Read/ReadVariableOp")[0]
+            self._set_read_shape(self._graph_read)
         keys = list(collections) if collections is not None else [GraphKeys.GLOBAL_VARIABLES]
         if self._trainable and GraphKeys.TRAINABLE_VARIABLES not in keys:
             keys.append(GraphKeys.TRAINABLE_VARIABLES)
@@ -142,7 +143,8 @@ class Variable:
         if self._graph is None and _backprop._active.tapes:
             _backprop._variable_accessed(self)
         if self._graph is not None and _fw._graph_mode_graph() is self._graph:
-            return _fw.apply_op("ReadVariableOp", [self._handle_tensor], {"dtype": self._dtype})[0]
+            return self._set_read_shape(_fw.apply_op("ReadVariableOp", [self._handle_tensor],
+                                                     {"dtype": self._dtype})[0])
         if self._graph is not None:
             return self._graph_read
         v = _fw._context.variable_read(self._handle)
@@ -152,6 +154,12 @@ class Variable:
                 t._out().set_shape(_fw._shape_to_c(self._shape))  # the variable's shape, known here
             return t
         return EagerTensor(v)
+
+    def _set_read_shape(self, t):
+        """A read of the variable has the variable's shape (ReadVariableOp cannot infer it)."""
+        if self._shape.rank is not None:
+            t._out().set_shape(_fw._shape_to_c(self._shape))
+        return t
 
     def value(self):
         return self.read_value()
@@ -246,6 +254,7 @@ class _TracedVariable(Variable):
 
     def __init__(self, handle_tensor, original):  # noqa: super-init-not-called - a view of original
         self._graph = None
+        self._original = original  # the Variable passed in (optimizers key slots by it)
         self._handle = handle_tensor._value
         self._handle_arg = handle_tensor
         self._dtype = original.dtype

@@ -27,9 +27,6 @@ Not run (these examples need features graft does not provide, so they are listed
              Dense layers and dropout -- needs Keras
     Not run: 000 ConcreteFunction: differentiable under tf.GradientTape (tape.gradient of a concrete
              function's output) -- needs gradients (a later issue)
-    Not run: 003 graph API: the gradient values of RegisterGradient / NoGradient /
-             gradient_override_map (tf.gradients); their registration and the op's override attr are
-             tests -- needs gradients (a later issue)
     Not run: 004 py_function: `dy_dx = tf.gradients(y, x)` of log_huber ("dy_dx evaluates to 2.0");
              the forward value is a test -- needs gradients (a later issue)
     Not run: 003 graph API: tf.FIFOQueue in tf.Graph.container, and tf.Session.reset of a container
@@ -1097,13 +1094,18 @@ def test_graph_gradient_override_map():
             s_2 = graft.square(c)  # Uses _custom_square_grad to compute the gradient of s_2.
         assert s_2.op.type == "Square"
 
-        # Computing gradients (graft.gradients) waits for the gradients issue; the override is
-        # recorded on the op, for the gradient machinery to find.
+        # The override is recorded on the op, and graft.gradients uses it: d(s_1)/dc = 2c by the
+        # default gradient, d(s_2)/dc = 3c by _custom_square_grad.
         with pytest.raises(ValueError):
             s_1.op.get_attr("_gradient_op_type")
         assert s_2.op.get_attr("_gradient_op_type") in (b"CustomSquare", "CustomSquare")
+        (d_1,) = graft.gradients(s_1, c)
+        assert calls == []
+        (d_2,) = graft.gradients(s_2, c)
+        assert calls == [s_2.op.name]
         with graft.compat.v1.Session() as sess:
             assert sess.run(s_2) == 25.0
+            assert sess.run([d_1, d_2]) == [10.0, 15.0]
 
         # Raises: "TypeError: If op_type_map is not a dictionary mapping strings to strings."
         with pytest.raises(TypeError):
@@ -1511,11 +1513,10 @@ def test_graph_register_gradient():
         y = graft.constant(3.0)
         with g.gradient_override_map({"Sub": "SeedSubGrad"}):
             z = graft.subtract(x, y)
-        # Computing the gradient (graft.gradients) waits for the gradients issue; the registration
-        # and its selection by the op are checked here.
         assert z.op.get_attr("_gradient_op_type") in (b"SeedSubGrad", "SeedSubGrad")
-        dx, dy = _sub_grad(z.op, graft.constant(1.0))
-        assert float(graft.compat.v1.Session().run(dy)) == -1.0
+        # graft.gradients calls the registered function with the op and the incoming gradient.
+        dx, dy = graft.gradients(3.0 * z, [x, y])
+        assert graft.compat.v1.Session().run([dx, dy]) == [3.0, -3.0]
         with pytest.raises(KeyError):
             graft.RegisterGradient("SeedSubGrad")(_sub_grad)
     assert calls == ["Sub"]
@@ -1531,6 +1532,18 @@ def test_graph_no_gradient():
 
     with pytest.raises(KeyError):
         graft.compat.v1.NoGradient("SeedNonDifferentiableOp")  # registered once only
+
+    # tf.size() is not differentiable: no gradient flows through it.
+    with graft.Graph().as_default() as g:
+        x = graft.constant([1.0, 2.0, 3.0])
+        y = graft.cast(graft.size(x), graft.float32) * x
+        (dx,) = graft.gradients(y, x)
+        assert list(graft.compat.v1.Session().run(dx)) == [3.0, 3.0, 3.0]
+        assert graft.gradients(graft.cast(graft.size(x), graft.float32), x) == [None]
+        # An op whose type is registered with NoGradient (here through an override name) stops it.
+        with g.gradient_override_map({"Square": "SeedNonDifferentiableOp"}):
+            s = graft.square(x)
+        assert graft.gradients(s, x) == [None]
 
 
 def test_graph_register_shape():

@@ -31,6 +31,7 @@ require_relative "graft/eager"
 require_relative "graft/callbacks"
 require_relative "graft/function"
 require_relative "graft/host_function"
+require_relative "graft/gradient"
 
 module Graft
   # The library's version ("1.2.3").

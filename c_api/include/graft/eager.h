@@ -85,6 +85,14 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_value_shape(graft_shape **out, const g
  * error that says it is out of scope.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_value_output(graft_output *out, const graft_value *value);
+/*
+ * The reverse of graft_value_output: while a function of ctx is traced on this thread, the
+ * symbolic value of a tensor of the graph being traced (graft_context_trace_graph), such as one
+ * that graft_graph_add_gradients added to it. GRAFT_EPRECONDITION when nothing is traced on
+ * this thread; GRAFT_EINVAL for a tensor of another graph. Free *out with graft_value_free.
+ * Thread-safety: on the tracing thread only.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_value_from_output(graft_value **out, graft_context *ctx, graft_output output);
 /* A new handle to the same value; free *out with graft_value_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_value_copy(graft_value **out, const graft_value *value);
 /* Frees a value handle (other handles to the same value are unaffected). NULL is a harmless no-op. */

@@ -100,7 +100,9 @@ typedef int (*graft_gradient_fn)(graft_gradient_context *ctx, void *user_data);
 
 /*
  * Registers the gradient of op type `name` (or a name used in a gradient override map, as
- * TensorFlow's RegisterGradient). GRAFT_EEXISTS if one is registered.
+ * TensorFlow's RegisterGradient). GRAFT_EEXISTS if one is registered. A gradient function
+ * returns GRAFT_OK, or an error code after graft_error_set (graft/error.h): the gradient
+ * computation then fails with that code and message.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_gradient_register(const char *name, graft_gradient_fn fn, void *user_data);
 /* Declares that op type `name` has no gradient (TensorFlow's NoGradient). */

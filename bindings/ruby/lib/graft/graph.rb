@@ -158,6 +158,22 @@ module Graft
       end
     end
 
+    # Symbolic gradients (TensorFlow's tf.gradients): adds the ops computing d(sum of ys)/dx for
+    # each x and returns an Array of one Output per x, nil where no gradient flows (zeros with
+    # unconnected: :zero). ys and xs are Outputs (or Operations) or Arrays of them; grad_ys the
+    # upstream gradients (one per y, ones when nil); stop_gradients are held constant; the ops go
+    # under the name scope name ("gradients").
+    def gradients(ys, xs, grad_ys: nil, stop_gradients: nil, unconnected: :none, name: "gradients")
+      unless %i[none zero].include?(unconnected)
+        raise ArgumentError, "graft: unconnected must be :none or :zero, not #{unconnected.inspect}"
+      end
+      outs = ->(list) { Array(list).map { |o| Graph.output_of(o) } }
+      Graft.invoke do # gradient blocks (Graft.register_gradient) may run
+        add_gradients(outs.call(ys), outs.call(xs), outs.call(grad_ys), outs.call(stop_gradients),
+                      unconnected == :zero, name.to_s).map { |o| o.valid ? o : nil }
+      end
+    end
+
     # The serialized GraphDef (a binary String).
     def graph_def(add_shapes: false)
       export_graph_def(add_shapes)
