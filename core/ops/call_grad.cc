@@ -27,10 +27,16 @@ Status CallGrad(GradientContext& ctx) {
       body->rets.size() != static_cast<size_t>(ctx.num_outputs())) {
     return errors::InvalidArgument("function '", fn->name, "' does not match the call's inputs and outputs");
   }
-  // Inline the body: arguments are the call's inputs.
+  // Inline the body: each argument is an Identity of the call's input, so that arguments fed
+  // the same tensor, or tensors that depend on one another, each get their own gradient.
+  GradOps ops(ctx);
   std::map<std::pair<const Node*, int>, Output> mapped;
+  std::vector<Output> xs;
   for (size_t i = 0; i < body->args.size(); ++i) {
-    mapped[{body->args[i].node, body->args[i].index}] = ctx.input(static_cast<int>(i));
+    const Output arg = ops.Op("Identity", {ctx.input(static_cast<int>(i))});
+    if (!ops.ok()) return ops.status();
+    mapped[{body->args[i].node, body->args[i].index}] = arg;
+    xs.push_back(arg);
   }
   const Graph& bg = *body->graph;
   for (int64_t i = 0; i < bg.num_nodes(); ++i) {
@@ -60,7 +66,7 @@ Status CallGrad(GradientContext& ctx) {
     GRAFT_RETURN_IF_ERROR(ctx.graph.AddNode(std::move(spec), &copy).WithContext(StrCat("inlining '", fn->name, "'")));
     for (int o = 0; o < copy->num_outputs(); ++o) mapped[{n, o}] = Output{copy, o};
   }
-  std::vector<Output> ys, dys, xs;
+  std::vector<Output> ys, dys;
   for (size_t i = 0; i < body->rets.size(); ++i) {
     const Output g = ctx.grad(static_cast<int>(i));
     if (g.node == nullptr) continue;
@@ -70,7 +76,6 @@ Status CallGrad(GradientContext& ctx) {
     dys.push_back(g);
   }
   if (ys.empty()) return Status::Ok();
-  for (int i = 0; i < ctx.num_inputs(); ++i) xs.push_back(ctx.input(i));
   GradientsOptions options;
   options.grad_ys = dys;
   options.scope = "body";

@@ -570,6 +570,16 @@ static void test_nested_call_and_function_library(void **state) {
   assert_float_equal(*(const float *)graft_tensor_data(res), 144.0f, 0);
   graft_tensor_free(res);
   graft_session_free(s);
+  /* The gradient through both calls (the outer StatefulPartitionedCall and the inner
+   * PartitionedCall, each inlined): d/dx (x^2 + x)^2 = 2 (x^2 + x)(2x + 1) = 168 at 3. */
+  graft_output dx = {NULL, 0};
+  GT_OK(graft_graph_add_gradients(&dx, back, &fetch, 1, &xin, 1, NULL, NULL));
+  assert_non_null(dx.op);
+  GT_OK(graft_session_new(&s, back, NULL));
+  GT_OK(graft_session_run(&res, s, NULL, NULL, 0, &dx, 1, NULL, 0));
+  assert_float_equal(*(const float *)graft_tensor_data(res), 168.0f, 1e-4);
+  graft_tensor_free(res);
+  graft_session_free(s);
   graft_tensor_free(three);
   graft_buffer_free(bytes);
   graft_graph_free(back);

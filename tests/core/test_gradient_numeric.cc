@@ -90,7 +90,19 @@ struct Case {
 };
 
 // Ops with a gradient function that the table does not check, and why.
-const std::map<std::string, std::string> kNotChecked = {};
+// Ops whose inputs cannot be perturbed here (resources, functions, control-flow frames): each is
+// checked where its inputs can be built, against TensorFlow's values or a closed form.
+const std::map<std::string, std::string> kNotChecked = {
+    {"ReadVariableOp", "its input is a resource handle; tests/c_api/test_tape.c and test_gradient_tape.py"},
+    {"PartitionedCall", "takes a function attr; test_tape.c (function under a tape) and the call conformance cases"},
+    {"StatefulPartitionedCall", "takes a function attr; test_tape.c and the saved-model gradient cases"},
+    {"If", "branches are functions; test_control_flow_gradients.c (values and second derivatives)"},
+    {"StatelessIf", "branches are functions; test_control_flow_gradients.c"},
+    {"While", "body is a function; test_control_flow_gradients.c and the while_power_v2 case"},
+    {"StatelessWhile", "body is a function; test_control_flow_gradients.c"},
+    {"Switch", "needs a TF1 frame around it; test_control_flow_gradients.c and the cond_v1 case"},
+    {"Merge", "needs a TF1 frame around it; test_control_flow_gradients.c and the cond_v1 case"},
+};
 
 AttrValue Ints(std::vector<int64_t> v) { return AttrValue::IntList(std::move(v)); }
 AttrValue Str(const char* s) { return AttrValue::String(s); }
