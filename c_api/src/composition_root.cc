@@ -1,5 +1,6 @@
 #include "c_api/src/composition_root.h"
 
+#include "core/eager/host_function_grad_kernel.h"
 #include "core/node_validator.h"
 #include "core/runtime/control_flow_kernels.h"
 #include "core/runtime/function_call_kernel.h"
@@ -16,6 +17,7 @@ void RegisterAll() {
   RegisterBuiltinKernels(kernels);
   RegisterFunctionCallKernels(kernels);
   RegisterHostFunctionKernels(kernels);
+  eager::RegisterHostFunctionGradKernels(kernels);
   RegisterControlFlowKernels(kernels);
   // Ops built through the API are refused when every kernel of theirs refuses their dtypes.
   NodeValidatorRegistry::Global().Add(

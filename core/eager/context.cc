@@ -38,14 +38,14 @@ Status Context::Execute(const OpCall& op, std::vector<Value>* outputs, KernelHin
   if (Trace* t = current_trace()) return t->Record(op, outputs);
   GRAFT_RETURN_IF_ERROR(ExecuteEager(op, outputs, hint));
   for (Tape* tape : Tape::Active()) {
-    if (tape->context() == this) tape->Record(op, *outputs);
+    if (tape->Records(this)) tape->Record(this, op, *outputs);
   }
   return Status::Ok();
 }
 
 bool Context::taping() const {
   for (const Tape* tape : Tape::Active()) {
-    if (tape->context() == this) return true;
+    if (tape->Records(this)) return true;
   }
   return false;
 }

@@ -95,6 +95,24 @@ uint64_t Tape::Key(const Value& v) {
   return v.id & ~(uint64_t{1} << 63);
 }
 
+uint64_t Tape::Resolve(const Value& v) const {
+  const uint64_t k = Key(v);
+  if (!options_.alias_buffers || tracked_.count(k) != 0 || v.is_symbolic() || !v.tensor.valid()) return k;
+  auto it = key_of_buffer_.find(v.tensor.buffer().get());
+  if (it == key_of_buffer_.end()) return k;
+  // Ops such as Reshape and Identity hand on their input's buffer: the latest tensor made with
+  // this buffer that has v's dtype and shape.
+  for (auto e = it->second.rbegin(); e != it->second.rend(); ++e) {
+    if (e->dtype == v.tensor.dtype() && e->dims == v.tensor.dims()) return e->key;
+  }
+  return k;
+}
+
+void Tape::NoteBuffer(const Tensor& t, uint64_t key) {
+  if (t.buffer() == nullptr) return;
+  key_of_buffer_[t.buffer().get()].push_back({key, t.dtype(), t.dims()});
+}
+
 Status Tape::Watch(const Value& v) {
   if (v.is_symbolic()) return Status::Ok();  // in a trace every tensor can be differentiated
   if (!v.tensor.valid()) return errors::InvalidArgument("cannot watch an empty value");
@@ -103,30 +121,41 @@ Status Tape::Watch(const Value& v) {
   if (k == 0) return errors::InvalidArgument("this value cannot be watched (it has no identity)");
   if (watched_.emplace(k, v).second) {
     tracked_.insert(k);
+    if (options_.alias_buffers) NoteBuffer(v.tensor, k);
     if (HandleOf(v) != nullptr) watched_variables_.push_back(v);
   }
   return Status::Ok();
 }
 
+Status Tape::WatchTensor(const Tensor& t, Value* as_value) {
+  *as_value = Value::Concrete(t);
+  return Watch(*as_value);
+}
+
 bool Tape::ShouldRecord(const OpCall& op) const {
   for (const OpCall::Arg& arg : op.inputs) {
     for (const Value& v : arg.values) {
-      if (tracked_.count(Key(v)) != 0) return true;
+      if (tracked_.count(Resolve(v)) != 0) return true;
     }
   }
   return false;
 }
 
-void Tape::Record(const OpCall& op, const std::vector<Value>& outputs) {
+void Tape::Record(Context* ctx, const OpCall& op, const std::vector<Value>& outputs) {
   if (outputs.empty()) return;  // nothing to differentiate (assignments, prints)
   if (options_.watch_accessed_variables && IsVariableRead(op)) (void)Watch(op.inputs[0].values[0]);
   if (!ShouldRecord(op)) return;
+  if (ctx_ == nullptr) ctx_ = ctx;
   Entry e;
   e.type = op.type;
   e.attrs = op.attrs;
   for (const OpCall::Arg& arg : op.inputs) {
     e.args.emplace_back(arg.values.size(), arg.is_list);
-    e.inputs.insert(e.inputs.end(), arg.values.begin(), arg.values.end());
+    for (const Value& v : arg.values) {
+      e.inputs.push_back(v);
+      // An input known by its buffer only: from now on it is the tracked tensor.
+      if (options_.alias_buffers) e.inputs.back().id = Resolve(v);
+    }
   }
   e.outputs = outputs;
   const size_t index = entries_.size();
@@ -135,6 +164,7 @@ void Tape::Record(const OpCall& op, const std::vector<Value>& outputs) {
     if (k == 0 || producer_.count(k) != 0) continue;
     producer_[k] = {index, static_cast<int>(i)};
     tracked_.insert(k);
+    if (options_.alias_buffers && outputs[i].tensor.valid()) NoteBuffer(outputs[i].tensor, k);
   }
   entries_.push_back(std::move(e));
 }
@@ -236,11 +266,18 @@ Status Tape::EagerGradient(const std::vector<Value>& targets, const std::vector<
   for (size_t i = 0; i < targets.size(); ++i) {
     if (!targets[i].tensor.valid()) return errors::InvalidArgument("target ", i, " is an empty value");
   }
+  if (ctx_ == nullptr) {  // a tape of any context that recorded nothing
+    if (unconnected == UnconnectedGradients::kZero) {
+      return errors::FailedPrecondition("the tape recorded nothing, so it has no context to make zeros in");
+    }
+    out->assign(sources.size(), std::nullopt);
+    return Status::Ok();
+  }
 
   // The recorded ops the targets depend on, in recording order (a topological order).
   std::set<size_t> needed;
   std::vector<uint64_t> stack;
-  for (const Value& t : targets) stack.push_back(Key(t));
+  for (const Value& t : targets) stack.push_back(Resolve(t));
   while (!stack.empty()) {
     auto it = producer_.find(stack.back());
     stack.pop_back();
@@ -255,7 +292,7 @@ Status Tape::EagerGradient(const std::vector<Value>& targets, const std::vector<
   std::unordered_map<uint64_t, Output> tensor_of;
   std::map<std::pair<const Node*, int>, Value> value_of;
   auto outside = [&](const Value& v, bool force_placeholder, Output* o) -> Status {
-    const uint64_t k = Key(v);
+    const uint64_t k = Resolve(v);
     if (auto it = tensor_of.find(k); it != tensor_of.end()) {
       *o = it->second;
       return Status::Ok();
@@ -389,7 +426,7 @@ Status Tape::EagerGradient(const std::vector<Value>& targets, const std::vector<
   out->clear();
   for (size_t i = 0; i < grads.size(); ++i) {
     // A source the tape does not track (neither watched nor recorded) gets no gradient.
-    if (grads[i] && tracked_.count(Key(sources[i])) != 0) {
+    if (grads[i] && tracked_.count(Resolve(sources[i])) != 0) {
       out->push_back(value_of[{grads[i]->node, grads[i]->index}]);
       continue;
     }

@@ -32,10 +32,16 @@ struct TapeOptions {
   bool persistent = false;
   // Variables read while the tape records are watched without a Watch() call.
   bool watch_accessed_variables = true;
+  // Tensors are also known by their buffer: a value made again from a watched or recorded
+  // tensor (a host function's inputs and outputs cross the boundary as plain tensors) is the
+  // same tensor to the tape.
+  bool alias_buffers = false;
 };
 
 class Tape {
  public:
+  // ctx null: the tape records the ops of any context on this thread (the first one recorded
+  // runs the gradient ops).
   Tape(Context* ctx, TapeOptions options) : ctx_(ctx), options_(options) {}
   Tape(const Tape&) = delete;
   Tape& operator=(const Tape&) = delete;
@@ -53,6 +59,9 @@ class Tape {
 
   // Marks v as a source: a concrete tensor, a variable's handle (resource), or a symbolic value.
   Status Watch(const Value& v);
+  // Watches a plain tensor (kept by the tape); with alias_buffers, values made from it later
+  // are the same source.
+  Status WatchTensor(const Tensor& t, Value* as_value);
   // The variables (their handles) watched so far, in the order first watched.
   const std::vector<Value>& watched_variables() const { return watched_variables_; }
 
@@ -64,7 +73,9 @@ class Tape {
                   std::vector<std::optional<Value>>* out);
 
   // Called by Context::Execute after an eager op ran on a thread where this tape is active.
-  void Record(const OpCall& op, const std::vector<Value>& outputs);
+  void Record(Context* ctx, const OpCall& op, const std::vector<Value>& outputs);
+  // Whether this tape records ctx's ops.
+  bool Records(const Context* ctx) const { return ctx_ == nullptr || ctx_ == ctx; }
   // Whether an op with these inputs would be recorded.
   bool ShouldRecord(const OpCall& op) const;
 
@@ -81,6 +92,8 @@ class Tape {
   };
 
   static uint64_t Key(const Value& v);
+  // Key(v), or with alias_buffers the key of the tracked tensor that shares v's buffer.
+  uint64_t Resolve(const Value& v) const;
   Status SymbolicGradient(const std::vector<Value>& targets, const std::vector<Value>& sources,
                           const std::vector<Value>& output_gradients, UnconnectedGradients unconnected,
                           std::vector<std::optional<Value>>* out);
@@ -97,6 +110,14 @@ class Tape {
   std::vector<Value> watched_variables_;
   std::vector<Entry> entries_;
   std::unordered_map<uint64_t, std::pair<size_t, int>> producer_;  // key -> entry, output index
+  struct BufferUse {
+    uint64_t key;
+    DType dtype;
+    std::vector<int64_t> dims;
+  };
+  void NoteBuffer(const Tensor& t, uint64_t key);
+  // With alias_buffers: the tracked tensors made with each buffer, oldest first.
+  std::unordered_map<const void*, std::vector<BufferUse>> key_of_buffer_;
 };
 
 // Runs node of a graph eagerly through ctx.Execute (so active tapes record it), with its

@@ -22,6 +22,7 @@ void RegisterBuiltinGradients(GradientRegistry& r) {
   ops::RegisterNnGradients(r);
   ops::RegisterArrayGradients(r);
   ops::RegisterCallGradients(r);
+  ops::RegisterHostFunctionGradients(r);
   ops::RegisterControlFlowGradients(r);
 }
 

@@ -26,6 +26,7 @@ void RegisterMathGradients(GradientRegistry& r);   // math_grad.cc: elementwise,
 void RegisterNnGradients(GradientRegistry& r);     // nn_grad.cc: activations, MatMul, softmax, conv, pools
 void RegisterArrayGradients(GradientRegistry& r);  // array_grad.cc: shape, data movement, indexing
 void RegisterCallGradients(GradientRegistry& r);   // call_grad.cc: PartitionedCall, StatefulPartitionedCall
+void RegisterHostFunctionGradients(GradientRegistry& r);  // host_function_grad.cc: EagerPyFunc, PyFunc
 void RegisterControlFlowGradients(GradientRegistry& r);  // control_flow_grad.cc: If/While, Switch/Merge
 
 // Registers one built-in op. A built-in spec that does not parse is a bug in Graft, caught by

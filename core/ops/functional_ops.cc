@@ -27,6 +27,23 @@ Status OutputsFromAttr(InferenceContext& c, bool* used) {
   return Status::Ok();
 }
 
+// dx[k] has the shape of input dx_inputs[k].
+Status HostFunctionGradShape(InferenceContext& c) {
+  const AttrValue* dx_inputs = c.attr("dx_inputs");
+  const std::vector<int64_t>* idx = dx_inputs != nullptr ? dx_inputs->get<std::vector<int64_t>>() : nullptr;
+  int start = 0, end = 0;
+  GRAFT_RETURN_IF_ERROR(c.InputRange("input", &start, &end));
+  if (idx == nullptr || static_cast<int>(idx->size()) != c.num_outputs()) {
+    return errors::InvalidArgument("attr 'dx_inputs' must name one input per output");
+  }
+  for (int k = 0; k < c.num_outputs(); ++k) {
+    const int64_t i = (*idx)[static_cast<size_t>(k)];
+    if (i < 0 || i >= end - start) return errors::InvalidArgument("dx_inputs[", k, "] = ", i, " is not an input");
+    c.set_output(k, c.input(start + static_cast<int>(i)));
+  }
+  return Status::Ok();
+}
+
 Status IfShape(InferenceContext& c) {
   bool used = false;
   GRAFT_RETURN_IF_ERROR(OutputsFromAttr(c, &used));
@@ -239,6 +256,22 @@ void RegisterFunctionalOps(OpRegistry& r) {
           .Attr("Tout: list(type) >= 0")
           .SetIsStateful(),
       shape_fns::Unknown);
+  // The gradient of EagerPyFunc: runs the host function again under a gradient tape and
+  // differentiates its eager ops (core/eager/host_function_grad.cc). dy[j] is the gradient of
+  // output dy_outputs[j]; dx[k] that of input dx_inputs[k] (zeros where none flows).
+  Add(r,
+      OpDefBuilder("GraftHostFunctionGrad")
+          .Input("input: Tin")
+          .Input("dy: Tdy")
+          .Output("dx: Tdx")
+          .Attr("token: string")
+          .Attr("Tin: list(type) >= 0")
+          .Attr("Tdy: list(type) >= 0")
+          .Attr("Tdx: list(type) >= 0")
+          .Attr("dy_outputs: list(int) = []")
+          .Attr("dx_inputs: list(int) = []")
+          .SetIsStateful(),
+      HostFunctionGradShape);
   Add(r,
       OpDefBuilder("PyFunc")
           .Input("input: Tin")

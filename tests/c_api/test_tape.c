@@ -295,6 +295,130 @@ static void test_errors(void **state) {
   assert_int_equal(graft_tape_num_watched_variables(NULL), 0);
 }
 
+/* ---- Host functions (EagerPyFunc): differentiable once ------------------------------------ */
+
+/* x^3, computed with eager ops of the context given as user data. */
+static int host_cube(graft_tensor **outputs, int capacity, int *noutputs, graft_tensor *const *inputs, int ninputs,
+                     void *ud) {
+  graft_context *ctx = ud;
+  if (ninputs != 1 || capacity < 1) return graft_error_set(GRAFT_EINVAL, "host_cube takes one tensor");
+  graft_value *x = NULL;
+  int rc = graft_value_from_tensor(&x, inputs[0]);
+  if (rc != GRAFT_OK) return rc;
+  graft_value *x2 = op2(ctx, "Mul", x, x);
+  graft_value *x3 = op2(ctx, "Mul", x2, x);
+  rc = graft_value_to_tensor(&outputs[0], x3);
+  *noutputs = 1;
+  graft_value_free(x);
+  graft_value_free(x2);
+  graft_value_free(x3);
+  return rc;
+}
+
+/* 2x, computed on the host from the tensor's bytes: no op the tape can see. */
+static int host_double_bytes(graft_tensor **outputs, int capacity, int *noutputs, graft_tensor *const *inputs,
+                             int ninputs, void *ud) {
+  (void)ud;
+  if (ninputs != 1 || capacity < 1) return graft_error_set(GRAFT_EINVAL, "host_double_bytes takes one tensor");
+  float r = 2 * *(const float *)graft_tensor_data(inputs[0]);
+  *noutputs = 1;
+  return graft_tensor_new(&outputs[0], GRAFT_FLOAT32, NULL, 0, &r, sizeof r);
+}
+
+static graft_value *call_host(graft_context *ctx, const char *token, graft_value *x) {
+  graft_value *r = NULL;
+  int n = 0;
+  graft_dtype tout = GRAFT_FLOAT32;
+  GT_OK(graft_host_function_call(&r, 1, &n, ctx, token, (const graft_value *const *)&x, 1, &tout, 1));
+  return r;
+}
+
+static void test_host_function_gradient(void **state) {
+  graft_context *ctx = *state;
+  GT_OK(graft_host_function_register("graft_test_cube", host_cube, ctx, NULL));
+  GT_OK(graft_host_function_register("graft_test_double_bytes", host_double_bytes, NULL, NULL));
+
+  /* Eagerly, under a tape: d(x^3)/dx = 3x^2 = 12 at 2. */
+  graft_value *x = f32(ctx, 2);
+  graft_tape *tape = NULL;
+  GT_OK(graft_tape_new(&tape, ctx, 1, 1));
+  GT_OK(graft_tape_watch(tape, x));
+  graft_value *y = call_host(ctx, "graft_test_cube", x);
+  graft_value *z = call_host(ctx, "graft_test_double_bytes", x);
+  GT_OK(graft_tape_stop(tape));
+  expect_floats(y, (const float[]){8}, 1);
+  graft_value *g = grad1(tape, y, x);
+  assert_non_null(g);
+  expect_floats(g, (const float[]){12}, 1);
+  graft_value_free(g);
+  /* The host code that reads the bytes has no ops to differentiate: zeros. */
+  g = grad1(tape, z, x);
+  assert_non_null(g);
+  expect_floats(g, (const float[]){0}, 1);
+  graft_value_free(g);
+  graft_tape_free(tape);
+
+  /* Once only: a second derivative through the gradient op is an error naming it. */
+  graft_tape *outer = NULL, *inner = NULL;
+  GT_OK(graft_tape_new(&outer, ctx, 0, 1));
+  GT_OK(graft_tape_watch(outer, x));
+  GT_OK(graft_tape_new(&inner, ctx, 0, 1));
+  GT_OK(graft_tape_watch(inner, x));
+  graft_value *y2 = call_host(ctx, "graft_test_cube", x);
+  GT_OK(graft_tape_stop(inner));
+  g = grad1(inner, y2, x);
+  expect_floats(g, (const float[]){12}, 1);
+  GT_OK(graft_tape_stop(outer));
+  graft_value *gg = NULL;
+  GT_ERR(GRAFT_ENOTFOUND,
+         graft_tape_gradient(&gg, outer, (const graft_value *const *)&g, 1, (const graft_value *const *)&x, 1, NULL,
+                             GRAFT_UNCONNECTED_NONE),
+         "GraftHostFunctionGrad");
+  assert_null(gg);
+  graft_value_free(g);
+  graft_value_free(y2);
+  graft_tape_free(inner);
+  graft_tape_free(outer);
+
+  /* In a graph: graft_graph_add_gradients through the EagerPyFunc op, run by a session. */
+  graft_graph *graph = NULL;
+  GT_OK(graft_graph_new(&graph));
+  graft_op_desc *desc = NULL;
+  GT_OK(graft_op_desc_new(&desc, graph, "Placeholder", "x"));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(desc), "dtype", GRAFT_FLOAT32));
+  graft_op *px = NULL;
+  GT_OK(graft_op_desc_finish(&px, desc));
+  graft_output xin = {px, 0};
+  GT_OK(graft_op_desc_new(&desc, graph, "EagerPyFunc", "cube"));
+  GT_OK(graft_op_desc_add_input_list(desc, &xin, 1));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(desc), "token", "graft_test_cube", strlen("graft_test_cube")));
+  graft_dtype f = GRAFT_FLOAT32;
+  GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(desc), "Tin", &f, 1));
+  GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(desc), "Tout", &f, 1));
+  graft_op *cube = NULL;
+  GT_OK(graft_op_desc_finish(&cube, desc));
+  graft_output yout = {cube, 0}, dx = {NULL, 0};
+  GT_OK(graft_graph_add_gradients(&dx, graph, &yout, 1, &xin, 1, NULL, NULL));
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, graph, NULL));
+  graft_tensor *three = NULL, *res = NULL;
+  GT_OK(graft_tensor_new(&three, GRAFT_FLOAT32, NULL, 0, (const float[]){3}, 4));
+  GT_OK(graft_session_run(&res, s, &xin, &three, 1, &dx, 1, NULL, 0));
+  assert_float_equal(*(const float *)graft_tensor_data(res), 27.0f, 1e-5);
+  graft_tensor_free(res);
+  /* Unregistered by the time the gradient runs: the error names the token. */
+  GT_OK(graft_host_function_unregister("graft_test_cube"));
+  GT_ERR(GRAFT_ENOTFOUND, graft_session_run(&res, s, &xin, &three, 1, &dx, 1, NULL, 0),
+         "graft_test_cube", "not registered");
+  graft_tensor_free(three);
+  graft_session_free(s);
+  graft_graph_free(graph);
+  GT_OK(graft_host_function_unregister("graft_test_double_bytes"));
+  graft_value_free(y);
+  graft_value_free(z);
+  graft_value_free(x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_watched_tensor, setup, teardown),
@@ -306,6 +430,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_function_call_on_tape, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tape_in_traced_function, setup, teardown),
       cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_host_function_gradient, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,6 +102,7 @@ const std::map<std::string, std::string> kNotChecked = {
     {"StatelessWhile", "body is a function; test_control_flow_gradients.c"},
     {"Switch", "needs a TF1 frame around it; test_control_flow_gradients.c and the cond_v1 case"},
     {"Merge", "needs a TF1 frame around it; test_control_flow_gradients.c and the cond_v1 case"},
+    {"EagerPyFunc", "calls a host function; test_function.c (host function gradients) and test_py_function.py"},
 };
 
 AttrValue Ints(std::vector<int64_t> v) { return AttrValue::IntList(std::move(v)); }

@@ -57,6 +57,7 @@ class GradientTape:
         self._recording = False
         self._used = False
         self._variables = {}  # id -> Variable, in the order first watched
+        self._keep_alive = []  # what gradient() may still need (py_function registrations)
 
     def __enter__(self):
         if self._recording:
@@ -121,6 +122,7 @@ class GradientTape:
         if recording:
             self._stop()
         self._variables = {}
+        self._keep_alive = []
         self._used = False
         self._tape = _c.GradientTape(_fw._context, True, self._watch_accessed_variables)
         if recording:

@@ -1,6 +1,10 @@
 """graft.py_function: a Python function run eagerly as an op (EagerPyFunc) inside a graph or a
 traced function. The function is registered under a unique token (the op's `token` attr) as a
-host function of the C library; it gets EagerTensors and returns values converted to Tout."""
+host function of the C library; it gets EagerTensors and returns values converted to Tout.
+
+It is differentiable once (graft.gradients, graft.GradientTape): the gradient op calls func again
+under a gradient tape and differentiates the graft ops it ran; what func computes through NumPy
+has no gradient (zeros)."""
 import itertools
 import threading
 
@@ -48,8 +52,32 @@ class _HostFunction(_c.HostFunction):
             return f"{type(e).__name__}: {e}"
 
 
+def _unregister(token):
+    _c.HostFunction.unregister_function(token)
+    with _registry_lock:
+        del _registry[token]
+
+
+class _Registration:
+    """Keeps an eager py_function's host function registered while a gradient tape that
+    recorded it may differentiate it (the gradient calls the function again)."""
+
+    def __init__(self, token):
+        self._token = token
+
+    def __del__(self):
+        try:
+            _unregister(self._token)
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
+
 def py_function(func=None, inp=None, Tout=None, name=None):  # noqa: N803 - TensorFlow's names
     """Runs func(*inp) as an op; Tout is a dtype (one output) or a list of dtypes."""
+    return _host_function_op("EagerPyFunc", func, inp, Tout, name)
+
+
+def _host_function_op(op_type, func, inp, Tout, name):  # noqa: N803
     if func is None:
         raise TypeError("py_function(): func is required")
     single = Tout is not None and not isinstance(Tout, (list, tuple))
@@ -63,13 +91,20 @@ def py_function(func=None, inp=None, Tout=None, name=None):  # noqa: N803 - Tens
         _registry[token] = host
     eager = _fw.executing_eagerly()
     try:
-        out = _fw.apply_op("EagerPyFunc", [inputs], {"token": token, "is_async": False,
-                                                     "Tin": [t.dtype for t in inputs], "Tout": tout}, name=name)
+        attrs = {"token": token, "Tin": [t.dtype for t in inputs], "Tout": tout}
+        if op_type == "EagerPyFunc":
+            attrs["is_async"] = False
+        out = _fw.apply_op(op_type, [inputs], attrs, name=name)
     finally:
         if eager:
-            _c.HostFunction.unregister_function(token)
-            with _registry_lock:
-                del _registry[token]
+            from graft import backprop
+            tapes = list(backprop._active.tapes)
+            if tapes:
+                registration = _Registration(token)
+                for tape in tapes:
+                    tape._keep_alive.append(registration)
+            else:
+                _unregister(token)
     if isinstance(out, _fw.Operation):
         out = []
     if single:
@@ -81,10 +116,14 @@ eager_py_func = py_function
 
 
 def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):  # noqa: N803
-    """Like py_function, but func gets and returns NumPy arrays."""
+    """Like py_function, but func gets and returns NumPy arrays; a PyFunc op, which has no
+    gradient (graft.gradients gives None through it, as TensorFlow's)."""
+    if func is None:
+        raise TypeError("numpy_function(): func is required")
+
     def wrapped(*args):
         return func(*[a.numpy() for a in args])
-    return py_function(wrapped, inp, Tout, name)
+    return _host_function_op("PyFunc", wrapped, inp, Tout, name)
 
 
 py_func = numpy_function

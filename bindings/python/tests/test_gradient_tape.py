@@ -214,3 +214,97 @@ def test_errors():
         y = x * x
     with pytest.raises(graft.errors.InvalidArgumentError, match="output gradient"):
         tape.gradient(y, x, output_gradients=graft.constant(1, dtype=graft.int32))
+
+
+# ---- py_function: differentiable once ---------------------------------------------------------
+
+def _cube(a):
+    return a * a * a
+
+
+def test_py_function_gradient_eagerly():
+    x = graft.constant([1.0, 2.0])
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        y = graft.py_function(_cube, [x], graft.float32)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [3.0, 12.0])
+
+
+def test_py_function_gradient_inside_function():
+    @graft.function
+    def f(x):
+        with graft.GradientTape() as tape:
+            tape.watch(x)
+            y = graft.py_function(_cube, [x], graft.float32)
+        return tape.gradient(y, x)
+
+    np.testing.assert_allclose(f(graft.constant(3.0)).numpy(), 27.0)
+    np.testing.assert_allclose(f(graft.constant(-1.0)).numpy(), 3.0)
+
+
+def test_py_function_gradient_several_inputs_and_outputs(default_graph=None):
+    g = graft.Graph()
+    with g.as_default():
+        x = graft.compat.v1.placeholder(graft.float32)
+        w = graft.compat.v1.placeholder(graft.float32)
+        n = graft.compat.v1.placeholder(graft.int32)
+
+        def f(a, b, k):
+            # Python control flow on the values, as in the log_huber example.
+            return a * b * graft.cast(k, graft.float32), a + b if k > 0 else a - b
+
+        p, q = graft.py_function(f, [x, w, n], [graft.float32, graft.float32])
+        dx, dw, dn = graft.gradients(p + 10.0 * q, [x, w, n])
+        assert dn is None  # no gradient through an int32 input
+        dq_dw = graft.gradients(q, w)[0]
+        with graft.compat.v1.Session() as sess:
+            feed = {x: 2.0, w: 5.0, n: 3}
+            np.testing.assert_allclose(sess.run([dx, dw], feed), [5.0 * 3 + 10.0, 2.0 * 3 + 10.0])
+            np.testing.assert_allclose(sess.run(dq_dw, {x: 2.0, w: 5.0, n: -1}), -1.0)
+
+
+def test_py_function_host_computation_has_zero_gradient():
+    # Through NumPy, the function's result is not made by graft ops: nothing to differentiate.
+    x = graft.constant(2.0)
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        y = graft.py_function(lambda a: np.float32(a.numpy() ** 2), [x], graft.float32)
+    assert tape.gradient(y, x).numpy() == 0.0
+
+
+def test_numpy_function_is_not_differentiable():
+    g = graft.Graph()
+    with g.as_default():
+        x = graft.compat.v1.placeholder(graft.float32)
+        y = graft.numpy_function(lambda a: a * 2, [x], graft.float32)
+        assert graft.gradients(y, x) == [None]
+
+
+def test_py_function_second_derivative_raises():
+    x = graft.constant(2.0)
+    with graft.GradientTape() as outer:
+        outer.watch(x)
+        with graft.GradientTape() as inner:
+            inner.watch(x)
+            y = graft.py_function(_cube, [x], graft.float32)
+        dy = inner.gradient(y, x)
+    assert dy.numpy() == pytest.approx(12.0)
+    with pytest.raises(Exception, match="GraftHostFunctionGrad"):
+        outer.gradient(dy, x)
+
+
+def test_py_function_registration_released_with_the_tape():
+    import sys
+    pf = sys.modules["graft.py_function"]
+    before = len(pf._registry)
+    x = graft.constant(2.0)
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        graft.py_function(_cube, [x], graft.float32)
+    assert len(pf._registry) == before + 1
+    del tape
+    import gc
+    gc.collect()
+    assert len(pf._registry) == before
+    graft.py_function(_cube, [x], graft.float32)  # no tape: released at once
+    assert len(pf._registry) == before

@@ -25,10 +25,6 @@ Not run (these examples need features graft does not provide, so they are listed
              tf.compat.v1.py_func(lambda i: l.append(i))(i); l.append(i)` -- needs autograph
     Not run: 002 tf.function (older): Usage with tf.keras, `class MyModel(tf.keras.Model)` with
              Dense layers and dropout -- needs Keras
-    Not run: 000 ConcreteFunction: differentiable under tf.GradientTape (tape.gradient of a concrete
-             function's output) -- needs gradients (a later issue)
-    Not run: 004 py_function: `dy_dx = tf.gradients(y, x)` of log_huber ("dy_dx evaluates to 2.0");
-             the forward value is a test -- needs gradients (a later issue)
     Not run: 003 graph API: tf.FIFOQueue in tf.Graph.container, and tf.Session.reset of a container
              -- queues and container resets are not in graft's op set; the variables' containers
              are a test
@@ -137,6 +133,21 @@ def test_concrete_function_call_eager():
     _assert_scalar(by_position, graft.float32, 6.0)
     by_keyword = cf(x=graft.constant(2.0), y=graft.constant(4.0))
     _assert_scalar(by_keyword, graft.float32, 8.0)
+
+
+def test_concrete_function_differentiable_under_gradient_tape():
+    # 000: "A ConcreteFunction encapsulates the original graph function definition with support
+    # for differentiability under tf.GradientTape contexts." d(x*y)/dx = y, d(x*y)/dy = x.
+    cf = _mul_concrete_function()
+    x, y = graft.constant(2.0), graft.constant(3.0)
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        tape.watch(y)
+        z = cf(x, y)
+    _assert_scalar(z, graft.float32, 6.0)
+    dx, dy = tape.gradient(z, [x, y])
+    _assert_scalar(dx, graft.float32, 3.0)
+    _assert_scalar(dy, graft.float32, 2.0)
 
 
 def test_concrete_function_call_in_graph_mode():
@@ -1841,18 +1852,20 @@ def test_py_function_log_huber(default_graph):
     m = graft.compat.v1.placeholder(graft.float32)
 
     y = graft.py_function(func=_log_huber, inp=[x, m], Tout=graft.float32)
-    # dy_dx (graft.gradients through the py_function) waits for the gradients issue: see the
-    # module docstring.
+    dy_dx = graft.gradients(y, x)[0]
 
     with graft.compat.v1.Session() as sess:
         # The session executes `log_huber` eagerly. Given the feed values below, it will take the
-        # first branch, so `y` evaluates to 1.0.
-        np.testing.assert_allclose(sess.run(y, feed_dict={x: 1.0, m: 2.0}), 1.0)
+        # first branch, so `y` evaluates to 1.0 and `dy_dx` evaluates to 2.0.
+        y_value, dy_dx_value = sess.run([y, dy_dx], feed_dict={x: 1.0, m: 2.0})
+        np.testing.assert_allclose(y_value, 1.0)
+        np.testing.assert_allclose(dy_dx_value, 2.0)
 
         # Not shown in the seed: the second branch, m**2 * (1 - 2 log m + log x**2), at x=4, m=2 is
-        # 4 + 8 log 2.
-        np.testing.assert_allclose(sess.run(y, feed_dict={x: 4.0, m: 2.0}), 4.0 + 8.0 * np.log(2.0),
-                                   rtol=1e-6)
+        # 4 + 8 log 2, and its derivative in x is m**2 * 2/x = 2.
+        y_value, dy_dx_value = sess.run([y, dy_dx], feed_dict={x: 4.0, m: 2.0})
+        np.testing.assert_allclose(y_value, 4.0 + 8.0 * np.log(2.0), rtol=1e-6)
+        np.testing.assert_allclose(dy_dx_value, 2.0, rtol=1e-6)
 
 
 def test_py_function_tout_forms():

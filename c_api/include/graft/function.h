@@ -180,6 +180,11 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_host_function_unregister(const char *t
  * inputs; its outputs have dtypes tout[0..ntout). A graph holding the op keeps only the token:
  * it runs where the token is registered and fails, naming the token, elsewhere. Outputs as
  * graft_function_call's: new handles, each freed with graft_value_free.
+ * Differentiable once (graft_graph_add_gradients, graft_tape_gradient): the gradient op calls
+ * the callback again on the same inputs under a tape and differentiates the eager ops it ran
+ * on tensors made from its inputs (graft_value_from_tensor shares their buffers); results
+ * computed from the bytes on the host get zero gradients. The token must still be registered
+ * when the gradient runs.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_host_function_call(graft_value **outputs, int capacity, int *noutputs,
                                                              graft_context *ctx, const char *token,
