@@ -5,6 +5,7 @@
 // in inference mode.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -431,10 +432,14 @@ class DepthwiseConvKernel : public OpKernel {
 };
 
 // ---------------------------------------------------------------------------------------
-// FusedBatchNormV3, inference (is_training = false):
-// y = (x - mean) * scale / sqrt(variance + epsilon) + offset per channel; batch_mean and
-// batch_variance (and the reserve spaces 1 and 2) are mean and variance; reserve space 3 is
-// a scalar 0.
+// FusedBatchNormV3 per channel c: y = (x - m) * scale / sqrt(v + epsilon) + offset.
+// Inference (is_training = false): m, v are the mean and variance inputs, which batch_mean,
+// batch_variance and reserve spaces 1 and 2 pass on. Training: m, v are the batch's mean and
+// (biased) variance over every axis but the channels'; reserve spaces 1 and 2 keep them (for
+// the gradient), and batch_mean / batch_variance are the running statistics
+// (1 - f) * input + f * batch with f = exponential_avg_factor, where the running variance is
+// the unbiased one (n / (n - 1)); with f = 1 the mean and variance inputs may be empty.
+// Reserve space 3 is empty (shape [0]), as TensorFlow's on CPU.
 
 template <typename T>
 class FusedBatchNormKernel : public OpKernel {
@@ -444,6 +449,9 @@ class FusedBatchNormKernel : public OpKernel {
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "epsilon", &epsilon_));
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "is_training", &is_training_));
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "data_format", &format_));
+    if (node().attr("exponential_avg_factor") != nullptr) {
+      GRAFT_RETURN_IF_ERROR(GetAttr(node(), "exponential_avg_factor", &factor_));
+    }
     DType u = DType::kInvalid;
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "U", &u));
     if (u != DType::kFloat32) {
@@ -452,9 +460,6 @@ class FusedBatchNormKernel : public OpKernel {
     return Status::Ok();
   }
   Status Compute(OpKernelContext& ctx) const override {
-    if (is_training_) {
-      return errors::Unimplemented("FusedBatchNormV3: is_training=true is not supported on CPU yet (only inference)");
-    }
     const Tensor& x = ctx.input(0);
     const bool channels_first = format_ == "NCHW" || format_ == "NCDHW";
     const int rank = format_ == "NHWC" || format_ == "NCHW" ? 4 : 5;
@@ -464,53 +469,99 @@ class FusedBatchNormKernel : public OpKernel {
     }
     const int cdim = channels_first ? 1 : rank - 1;
     const int64_t c = x.dim(cdim);
+    // In training with a factor of 1 the running statistics are not read: they may be empty.
+    const bool stats_unused = is_training_ && factor_ == 1.0f;
     static const char* const kNames[5] = {"x", "scale", "offset", "mean", "variance"};
     for (int i = 1; i < 5; ++i) {
       const Tensor& v = ctx.input(i);
       if (v.rank() != 1) {
         return errors::InvalidArgument(kNames[i], " must be 1-dimensional, got ", ShapeText(v.dims()));
       }
-      if (v.dim(0) != c) {
+      if (v.dim(0) != c && !(i >= 3 && stats_unused && v.dim(0) == 0)) {
         return errors::InvalidArgument(kNames[i], " must have the same number of elements as the channels of x, got ",
                                        v.dim(0), " and ", c);
       }
     }
     int64_t inner = 1;
     for (int d = cdim + 1; d < rank; ++d) inner *= x.dim(d);
+    const int64_t n = x.num_elements();
+    const int64_t per_channel = c > 0 ? n / c : 0;
+    const T* px = x.data<T>();
     const float* scale = ctx.input(1).data<float>();
     const float* offset = ctx.input(2).data<float>();
-    const float* mean = ctx.input(3).data<float>();
-    const float* var = ctx.input(4).data<float>();
+    std::vector<float> m(static_cast<size_t>(c)), v(static_cast<size_t>(c));
+    if (is_training_ && per_channel == 0) {
+      // An empty batch has no statistics: NaN running statistics, zero saved ones (TensorFlow's).
+      Tensor* y = nullptr;
+      GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, x.dtype(), x.dims(), &y));
+      for (int o = 1; o <= 4; ++o) {
+        Tensor* t = nullptr;
+        GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(o, DType::kFloat32, Dims{c}, &t));
+        std::fill_n(t->data<float>(), c, o <= 2 ? std::numeric_limits<float>::quiet_NaN() : 0.0f);
+      }
+      Tensor* r3 = nullptr;
+      return ctx.AllocateOutput(5, DType::kFloat32, Dims{0}, &r3);
+    }
+    if (is_training_) {
+      // Two passes in double: the mean, then the centred sum of squares.
+      std::vector<double> sum(static_cast<size_t>(c), 0.0), sq(static_cast<size_t>(c), 0.0);
+      for (int64_t e = 0; e < n; ++e) sum[static_cast<size_t>((e / inner) % c)] += static_cast<double>(px[e]);
+      for (int64_t ch = 0; ch < c; ++ch) sum[static_cast<size_t>(ch)] /= static_cast<double>(per_channel);
+      for (int64_t e = 0; e < n; ++e) {
+        const size_t ch = static_cast<size_t>((e / inner) % c);
+        const double d = static_cast<double>(px[e]) - sum[ch];
+        sq[ch] += d * d;
+      }
+      for (int64_t ch = 0; ch < c; ++ch) {
+        const size_t i = static_cast<size_t>(ch);
+        m[i] = static_cast<float>(sum[i]);
+        v[i] = static_cast<float>(sq[i] / static_cast<double>(per_channel));
+      }
+    } else {
+      std::copy_n(ctx.input(3).data<float>(), c, m.data());
+      std::copy_n(ctx.input(4).data<float>(), c, v.data());
+    }
     std::vector<float> mul(static_cast<size_t>(c)), add(static_cast<size_t>(c));
     for (int64_t ch = 0; ch < c; ++ch) {
       const size_t i = static_cast<size_t>(ch);
-      mul[i] = scale[ch] / std::sqrt(var[ch] + epsilon_);
-      add[i] = offset[ch] - mean[ch] * mul[i];
+      mul[i] = scale[ch] / std::sqrt(v[i] + epsilon_);
+      add[i] = offset[ch] - m[i] * mul[i];
     }
     Tensor* y = nullptr;
     GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, x.dtype(), x.dims(), &y, 0));
-    const T* px = x.data<T>();
     T* py = y->data<T>();
-    const int64_t n = x.num_elements();
     for (int64_t e = 0; e < n; ++e) {
       const size_t ch = static_cast<size_t>((e / inner) % c);
       py[e] = static_cast<T>(static_cast<float>(px[e]) * mul[ch] + add[ch]);
     }
     const Dims vec = {c};
-    for (int o = 1; o <= 4; ++o) {
-      Tensor* t = nullptr;
-      GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(o, DType::kFloat32, vec, &t));
-      const float* src = o % 2 == 1 ? mean : var;
-      std::copy_n(src, c, t->data<float>());
+    Tensor* out[4] = {nullptr, nullptr, nullptr, nullptr};
+    for (int o = 1; o <= 4; ++o) GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(o, DType::kFloat32, vec, &out[o - 1]));
+    for (int64_t ch = 0; ch < c; ++ch) {
+      const size_t i = static_cast<size_t>(ch);
+      float running_mean = m[i], running_var = v[i];
+      if (is_training_) {
+        const float unbiased = per_channel > 1 ? static_cast<float>(static_cast<double>(v[i]) * per_channel /
+                                                                     static_cast<double>(per_channel - 1))
+                                               : v[i];
+        running_var = unbiased;
+        if (!stats_unused) {
+          running_mean = (1 - factor_) * ctx.input(3).data<float>()[ch] + factor_ * m[i];
+          running_var = (1 - factor_) * ctx.input(4).data<float>()[ch] + factor_ * unbiased;
+        }
+      }
+      out[0]->data<float>()[ch] = running_mean;
+      out[1]->data<float>()[ch] = running_var;
+      out[2]->data<float>()[ch] = m[i];
+      out[3]->data<float>()[ch] = v[i];
     }
     Tensor* r3 = nullptr;
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(5, DType::kFloat32, {}, &r3));
-    r3->data<float>()[0] = 0.0f;
-    return Status::Ok();
+    return ctx.AllocateOutput(5, DType::kFloat32, Dims{0}, &r3);
   }
 
  private:
   float epsilon_ = 1e-4f;
+  float factor_ = 1.0f;
   bool is_training_ = true;
   std::string format_;
 };

@@ -1,6 +1,6 @@
 /* CPU kernels for convolution and pooling gradients and related layers
  * (kernels/cpu/nn_grad_kernels.cc): MaxPoolGrad, AvgPoolGrad, Conv2DBackpropInput,
- * Conv2DBackpropFilter, DepthwiseConv2dNative and FusedBatchNormV3 (inference).
+ * Conv2DBackpropFilter, DepthwiseConv2dNative and FusedBatchNormV3 (inference and training).
  * Expected values are literal tables computed offline by a small pure-Python script straight
  * from the forward definitions (each product x * filter of the forward convolution adds
  * filter * dy to dx and x * dy to dfilter; each pooling window hands its gradient to its
@@ -384,7 +384,7 @@ static void test_batch_norm(void **state) {
   expect(run_feeds(g, bn, 2, 0, NULL, NULL), GRAFT_FLOAT32, D(3), F(4, 9, 0.25f));
   expect(run_feeds(g, bn, 3, 0, NULL, NULL), GRAFT_FLOAT32, D(3), F(5, 6, 7));
   expect(run_feeds(g, bn, 4, 0, NULL, NULL), GRAFT_FLOAT32, D(3), F(4, 9, 0.25f));
-  expect(run_feeds(g, bn, 5, 0, NULL, NULL), GRAFT_FLOAT32, SCALAR, F(0));
+  expect(run_feeds(g, bn, 5, 0, NULL, NULL), GRAFT_FLOAT32, D(0), NULL); /* reserve space 3: empty, as TensorFlow's */
   graft_op *bn2 = batch_norm(g, k(g, GRAFT_FLOAT32, D(1, 3, 2, 2), x), scale, "NCHW", 0);
   expect_f32_near(run(g, bn2), D(1, 3, 2, 2),
                   F(-1.99975005f, -1.49981254f, -0.999875023f, -0.499937512f, 0.333370367f, 1, 1.66662963f, 2.33325927f,
@@ -393,17 +393,66 @@ static void test_batch_norm(void **state) {
   /* Empty x. */
   expect(run(g, batch_norm(g, k(g, GRAFT_FLOAT32, D(0, 2, 2, 3), NULL), scale, "NHWC", 0)), GRAFT_FLOAT32, D(0, 2, 2, 3),
          NULL);
-  /* Errors: training mode; a scale of the wrong size. */
-  graft_op *px = ph(g, "px", GRAFT_FLOAT32);
-  graft_op *bad = batch_norm(g, px, scale, "NHWC", 1);
-  expect_error(g, bad, px, tensor(GRAFT_FLOAT32, D(1, 2, 2, 3), x), GRAFT_EUNIMPLEMENTED, "FusedBatchNormV3 op",
-               "is_training=true is not supported on CPU");
+  /* Errors: a scale of the wrong size. */
   graft_op *psc = ph(g, "psc", GRAFT_FLOAT32);
   graft_op *bad2 = batch_norm(g, k(g, GRAFT_FLOAT32, D(1, 2, 2, 3), x), psc, "NHWC", 0);
   expect_error(g, bad2, psc, tensor(GRAFT_FLOAT32, D(2), F(1, 1)), GRAFT_EINVAL, "FusedBatchNormV3 op",
                "scale must have the same number of elements as the channels of x, got 2 and 3");
   expect_error(g, bad2, psc, tensor(GRAFT_FLOAT32, D(1, 3), F(1, 1, 1)), GRAFT_EINVAL, "FusedBatchNormV3 op",
                "scale must be 1-dimensional");
+}
+
+/* Training: the batch's statistics (channel means 5.5, 6.5, 7.5, biased variance 11.25); the
+ * running statistics are (1 - f) * input + f * batch with the unbiased variance (15). The
+ * expected values agree with TensorFlow 2.21's tf.raw_ops.FusedBatchNormV3. */
+static graft_op *batch_norm_training(graft_graph *g, graft_op *x, graft_op *mean, graft_op *var, float factor) {
+  graft_op_desc *d = desc(g, "FusedBatchNormV3", nm("bnt"));
+  in(d, x);
+  in(d, k(g, GRAFT_FLOAT32, D(3), F(1, 2, 0.5f)));
+  in(d, k(g, GRAFT_FLOAT32, D(3), F(0, 1, -1)));
+  in(d, mean);
+  in(d, var);
+  GT_OK(graft_attrs_set_float(graft_op_desc_attrs(d), "epsilon", 0.001f));
+  GT_OK(graft_attrs_set_float(graft_op_desc_attrs(d), "exponential_avg_factor", factor));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "is_training", 1));
+  return fin(d);
+}
+
+static void test_batch_norm_training(void **state) {
+  graft_graph *g = *state;
+  const float *x = F(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
+  graft_op *xs = k(g, GRAFT_FLOAT32, D(1, 2, 2, 3), x);
+  graft_op *bn = batch_norm_training(g, xs, k(g, GRAFT_FLOAT32, D(0), NULL), k(g, GRAFT_FLOAT32, D(0), NULL), 1.0f);
+  expect_f32_near(run(g, bn), D(1, 2, 2, 3),
+                  F(-1.3415812f, -1.6831623f, -1.6707906f, -0.44719372f, 0.10561256f, -1.2235969f, 0.44719372f,
+                    1.8943874f, -0.77640314f, 1.3415812f, 3.6831623f, -0.32920942f),
+                  2e-6f);
+  expect(run_feeds(g, bn, 1, 0, NULL, NULL), GRAFT_FLOAT32, D(3), F(5.5f, 6.5f, 7.5f));
+  expect(run_feeds(g, bn, 2, 0, NULL, NULL), GRAFT_FLOAT32, D(3), F(15, 15, 15));
+  expect(run_feeds(g, bn, 3, 0, NULL, NULL), GRAFT_FLOAT32, D(3), F(5.5f, 6.5f, 7.5f));
+  expect(run_feeds(g, bn, 4, 0, NULL, NULL), GRAFT_FLOAT32, D(3), F(11.25f, 11.25f, 11.25f));
+  /* A running average: f = 0.5 of the batch, 0.5 of the given mean (5, 6, 7) and variance (4, 9, 0.25). */
+  graft_op *avg = batch_norm_training(g, xs, k(g, GRAFT_FLOAT32, D(3), F(5, 6, 7)),
+                                      k(g, GRAFT_FLOAT32, D(3), F(4, 9, 0.25f)), 0.5f);
+  expect(run_feeds(g, avg, 1, 0, NULL, NULL), GRAFT_FLOAT32, D(3), F(5.25f, 6.25f, 7.25f));
+  expect(run_feeds(g, avg, 2, 0, NULL, NULL), GRAFT_FLOAT32, D(3), F(9.5f, 12, 7.625f));
+  expect_f32_near(run(g, avg), D(1, 2, 2, 3),
+                  F(-1.3415812f, -1.6831623f, -1.6707906f, -0.44719372f, 0.10561256f, -1.2235969f, 0.44719372f,
+                    1.8943874f, -0.77640314f, 1.3415812f, 3.6831623f, -0.32920942f),
+                  2e-6f);
+  /* Empty running statistics need f = 1 (a fed mean: the shape function cannot see it). */
+  graft_op *pm = ph(g, "pm_train", GRAFT_FLOAT32);
+  graft_op *bad = batch_norm_training(g, xs, pm, k(g, GRAFT_FLOAT32, D(3), F(4, 9, 0.25f)), 0.5f);
+  expect_error(g, bad, pm, tensor(GRAFT_FLOAT32, D(0), NULL), GRAFT_EINVAL, "FusedBatchNormV3 op",
+               "mean must have the same number of elements as the channels of x, got 0 and 3");
+  /* An empty batch: an empty y and NaN running statistics (TensorFlow's behaviour). */
+  graft_op *empty = batch_norm_training(g, k(g, GRAFT_FLOAT32, D(0, 2, 2, 3), NULL), k(g, GRAFT_FLOAT32, D(0), NULL),
+                                        k(g, GRAFT_FLOAT32, D(0), NULL), 1.0f);
+  expect(run(g, empty), GRAFT_FLOAT32, D(0, 2, 2, 3), NULL);
+  graft_tensor *nan_mean = run_feeds(g, empty, 1, 0, NULL, NULL);
+  for (int i = 0; i < 3; ++i) assert_true(isnan(((const float *)graft_tensor_data(nan_mean))[i]));
+  graft_tensor_free(nan_mean);
+  expect(run_feeds(g, empty, 3, 0, NULL, NULL), GRAFT_FLOAT32, D(3), F(0, 0, 0));
 }
 
 int main(void) {
@@ -414,6 +463,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_pool_grad_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_depthwise, setup, teardown),
       cmocka_unit_test_setup_teardown(test_batch_norm, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_batch_norm_training, setup, teardown),
   };
   return cmocka_run_group_tests_name("kernels_nn_grad", tests, NULL, NULL);
 }

@@ -68,7 +68,8 @@ nn = _namespace("nn", relu=_ops.relu, relu6=_ops.relu6, elu=_ops.elu, selu=_ops.
                 depthwise_conv2d=_ops.depthwise_conv2d, max_pool2d=_ops.max_pool2d, avg_pool2d=_ops.avg_pool2d,
                 max_pool=_ops.max_pool2d, avg_pool=_ops.avg_pool2d, dropout=_ops.dropout, l2_loss=_ops.l2_loss,
                 sparse_softmax_cross_entropy_with_logits=_ops.sparse_softmax_cross_entropy_with_logits,
-                softmax_cross_entropy_with_logits=_ops.softmax_cross_entropy_with_logits)
+                softmax_cross_entropy_with_logits=_ops.softmax_cross_entropy_with_logits,
+                moments=_ops.moments, batch_normalization=_ops.batch_normalization)
 math = _namespace("math", add=add, subtract=subtract, multiply=multiply, divide=divide, truediv=truediv,
                   floordiv=floordiv, floormod=floormod, mod=floormod, pow=pow, maximum=maximum, minimum=minimum,
                   squared_difference=squared_difference, atan2=atan2, divide_no_nan=divide_no_nan, equal=equal,

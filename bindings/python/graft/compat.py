@@ -94,6 +94,12 @@ for _name, _value in dict(placeholder=placeholder, disable_eager_execution=disab
                           add_to_collection=_graft.add_to_collection, random_normal=_ops.random_normal,
                           random_uniform=_ops.random_uniform, gradients=_gradients_impl.gradients_v1).items():
     setattr(v1, _name, _value)
+# tf.compat.v1.nn: TensorFlow 2's plus the TensorFlow 1 spellings.
+v1.nn = _types.ModuleType("graft.compat.v1.nn")
+for _name in dir(_graft.nn):
+    if not _name.startswith("_"):
+        setattr(v1.nn, _name, getattr(_graft.nn, _name))
+v1.nn.fused_batch_norm = _ops.fused_batch_norm
 from graft import train as _train  # noqa: E402
 v1.train = _types.ModuleType("graft.compat.v1.train")
 for _name in ("Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",

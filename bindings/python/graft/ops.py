@@ -532,6 +532,62 @@ def log_softmax(logits, axis=None, name=None):
     return _last_axis_op("LogSoftmax", logits, axis, name)
 
 
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """The mean and variance of x over axes (tf.nn.moments): the variance is taken around the
+    mean with the mean's gradient stopped, as TensorFlow's."""
+    x = convert_to_tensor(x)
+    mean = reduce_mean(x, axes, keepdims=True)
+    variance = reduce_mean(squared_difference(x, stop_gradient(mean)), axes, keepdims=True)
+    if not keepdims:
+        mean = squeeze(mean, axes)
+        variance = squeeze(variance, axes)
+    return mean, variance
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """(x - mean) * scale / sqrt(variance + variance_epsilon) + offset, with broadcasting
+    (tf.nn.batch_normalization); offset and scale may be None."""
+    x = convert_to_tensor(x)
+    inv = rsqrt(convert_to_tensor(variance, dtype_hint=x.dtype) + variance_epsilon)
+    if scale is not None:
+        inv = inv * scale
+    shift = -convert_to_tensor(mean, dtype_hint=x.dtype) * inv
+    if offset is not None:
+        shift = shift + offset
+    return x * inv + shift
+
+
+def fused_batch_norm(x, scale, offset=None, mean=None, variance=None, epsilon=0.001, data_format="NHWC",
+                     is_training=True, name=None, exponential_avg_factor=1.0):
+    """tf.compat.v1.nn.fused_batch_norm over FusedBatchNormV3: (y, running mean, running
+    variance). In training the batch's statistics normalize x and the running ones are
+    (1 - exponential_avg_factor) * mean/variance + exponential_avg_factor * the batch's."""
+    x = convert_to_tensor(x)
+    scale = convert_to_tensor(scale, dtype_hint=_dtypes.float32)
+    channels = scale.shape.as_list()[0] if scale.shape.rank == 1 and scale.shape[0] is not None else None
+    if offset is None:
+        if channels is None:
+            raise ValueError("fused_batch_norm: offset is required when scale's length is not known")
+        offset = np.zeros([channels], np.float32)
+    empty = np.zeros([0], np.float32)
+    if mean is None:
+        if not is_training or exponential_avg_factor != 1.0:
+            raise ValueError("fused_batch_norm: mean is required unless training with exponential_avg_factor 1")
+        mean = empty
+    if variance is None:
+        if not is_training or exponential_avg_factor != 1.0:
+            raise ValueError("fused_batch_norm: variance is required unless training with exponential_avg_factor 1")
+        variance = empty
+    epsilon = max(float(epsilon), 1.001e-5)  # cuDNN's minimum, which TensorFlow applies everywhere
+    out = apply_op("FusedBatchNormV3",
+                   [x, scale, convert_to_tensor(offset, dtype_hint=_dtypes.float32),
+                    convert_to_tensor(mean, dtype_hint=_dtypes.float32),
+                    convert_to_tensor(variance, dtype_hint=_dtypes.float32)],
+                   {"epsilon": epsilon, "data_format": data_format, "is_training": bool(is_training),
+                    "exponential_avg_factor": float(exponential_avg_factor)}, name=name)
+    return out[0], out[1], out[2]
+
+
 def bias_add(value, bias, data_format=None, name=None):
     value, bias = _pair(value, bias)
     return _one("BiasAdd", [value, bias], {"data_format": data_format or "NHWC"}, name=name)

@@ -181,28 +181,22 @@ class Optimizer:
         """Computes the gradients of loss (a callable taking no arguments, or a tensor when tape is
         given or in graph mode) with respect to var_list (a list of variables, or a callable
         returning one) and applies them. In graph mode the gradients are symbolic
-        (graft.gradients); eagerly and inside a graft.function they come from graft.GradientTape,
-        or, in a graft.function of a build without the tape, from graft.gradients on the trace.
-        Eagerly without graft.GradientTape it raises NotImplementedError."""
+        (graft.gradients); eagerly and inside a graft.function they come from graft.GradientTape."""
         import graft
         if tape is not None:
             var_list = var_list() if callable(var_list) else list(var_list)
             return self.apply_gradients(zip(tape.gradient(loss, var_list), var_list))
         graph_mode = _fw._graph_mode_graph() is not None or (isinstance(loss, Tensor) and loss._value is None)
-        tape_class = getattr(graft, "GradientTape", None)
-        if not graph_mode and tape_class is not None:
-            with tape_class() as t:
-                loss_value = loss() if callable(loss) else loss
+        if graph_mode:
+            loss_value = loss() if callable(loss) else loss
             var_list = var_list() if callable(var_list) else list(var_list)
-            return self.apply_gradients(zip(t.gradient(loss_value, var_list), var_list))
-        if not graph_mode and not _fw._context.is_tracing():
-            raise NotImplementedError(
-                f"{type(self).__name__}.minimize needs graft.GradientTape to differentiate eagerly, and this "
-                "build of graft has none yet; call it inside a graft.function, or compute the gradients "
-                "with graft.gradients in graph mode and call apply_gradients")
-        loss_value = loss() if callable(loss) else loss
+            return self.apply_gradients(zip(graft.gradients(loss_value, var_list), var_list))
+        if not callable(loss):
+            raise ValueError(f"{type(self).__name__}.minimize: eagerly, loss must be a callable (or pass tape=)")
+        with graft.GradientTape() as t:
+            loss_value = loss()
         var_list = var_list() if callable(var_list) else list(var_list)
-        return self.apply_gradients(zip(graft.gradients(loss_value, var_list), var_list))
+        return self.apply_gradients(zip(t.gradient(loss_value, var_list), var_list))
 
     def get_config(self):
         return {"name": self.name, "learning_rate": self.learning_rate}

@@ -163,15 +163,19 @@ def test_minimize_in_function_and_graph_mode():
             assert sess.run(wg.read_value()) == pytest.approx(3.0, abs=1e-3)
 
 
-def test_minimize_eagerly_needs_the_tape():
+def test_minimize_eagerly_with_the_tape():
     w = graft.Variable(0.0)
     opt = graft.optimizers.SGD(0.1)
-    if hasattr(graft, "GradientTape"):
-        opt.minimize(lambda: (w - 3.0) * (w - 3.0), [w])
-        assert float(w.numpy()) == pytest.approx(0.6)
-    else:
-        with pytest.raises(NotImplementedError, match="GradientTape"):
-            opt.minimize(lambda: (w - 3.0) * (w - 3.0), [w])
+    opt.minimize(lambda: (w - 3.0) * (w - 3.0), [w])
+    assert float(w.numpy()) == pytest.approx(0.6)  # w - 0.1 * 2 (w - 3)
+    # Eagerly a loss tensor cannot be differentiated after the fact (TensorFlow's rule).
+    with pytest.raises(ValueError, match="callable"):
+        opt.minimize((w - 3.0) * (w - 3.0), [w])
+    # With the tape that computed it, it can.
+    with graft.GradientTape() as tape:
+        loss = (w - 3.0) * (w - 3.0)
+    opt.minimize(loss, [w], tape=tape)
+    assert float(w.numpy()) == pytest.approx(0.6 + 0.1 * 2 * 2.4)
 
 
 def test_minimize_uses_graft_gradient_tape_when_present(monkeypatch):
