@@ -115,7 +115,33 @@ Status AddRestoreOps(Graph& g, const std::vector<SavedVariable>& vars) {
     assigns.push_back(assign);
   }
   Node* all = nullptr;
-  return AddNode(g, "NoOp", "save/restore_all", {}, assigns, {}, &all);
+  GRAFT_RETURN_IF_ERROR(AddNode(g, "NoOp", "save/restore_all", {}, assigns, {}, &all));
+
+  // The save subgraph (TensorFlow's Saver needs it to load the model, even to restore): SaveV2
+  // of every variable's value to the fed prefix, and save/control_dependency, the prefix once
+  // the SaveV2 ran (the saver def's save_tensor_name).
+  std::vector<Output> values;
+  std::vector<DType> save_dtypes;
+  for (size_t i = 0; i < vars.size(); ++i) {
+    const SavedVariable& v = vars[i];
+    Node* var = g.FindNode(v.node->name());
+    if (v.is_resource) {
+      Node* read = nullptr;
+      GRAFT_RETURN_IF_ERROR(AddNode(g, "ReadVariableOp", StrCat("save/Read_", i), {{var, 0}}, {},
+                                    {{"dtype", AttrValue::Type(v.dtype)}}, &read));
+      values.push_back({read, 0});
+    } else {
+      values.push_back({var, 0});
+    }
+    save_dtypes.push_back(v.dtype);
+  }
+  std::vector<Output> save_inputs = {{filename, 0}, {names_n, 0}, {slices_n, 0}};
+  save_inputs.insert(save_inputs.end(), values.begin(), values.end());
+  Node *save = nullptr, *done = nullptr;
+  GRAFT_RETURN_IF_ERROR(AddNode(g, "SaveV2", "save/SaveV2", std::move(save_inputs), {},
+                                {{"dtypes", AttrValue::TypeList(save_dtypes)}}, &save));
+  return AddNode(g, "Identity", "save/control_dependency", {{filename, 0}}, {save},
+                 {{"T", AttrValue::Type(DType::kString)}}, &done);
 }
 
 Graftpb__TensorInfo* MakeTensorInfo(const Output& t, ProtoArena& arena) {
@@ -188,6 +214,9 @@ Status WriteAll(Session& session, const std::string& dir, const std::vector<std:
     mg->saver_def = arena.New(graftpb__saver_def__init);
     mg->saver_def->filename_tensor_name = arena.Str("save/filename:0");
     mg->saver_def->restore_op_name = arena.Str("save/restore_all");
+    mg->saver_def->save_tensor_name = arena.Str("save/control_dependency:0");
+    mg->saver_def->max_to_keep = 5;
+    mg->saver_def->keep_checkpoint_every_n_hours = 10000.0f;
     mg->saver_def->version = GRAFTPB__SAVER_DEF__CHECKPOINT_FORMAT_VERSION__V2;
   }
   mg->n_signature_def = signatures.size();

@@ -288,7 +288,10 @@ Status Tape::EagerGradient(const std::vector<Value>& targets, const std::vector<
   // Replay them as a graph: tensors from outside become Placeholders (fed with the recorded
   // values) when gradients can flow through them, Consts otherwise (so that gradient
   // functions see constant axes, shapes and indices).
-  Graph g;
+  // Shared, so that a gradient function registered by a binding can hold the graph it is
+  // given (graft_graph_share) while it adds ops to it.
+  auto scratch = std::make_shared<Graph>();
+  Graph& g = *scratch;
   std::unordered_map<uint64_t, Output> tensor_of;
   std::map<std::pair<const Node*, int>, Value> value_of;
   auto outside = [&](const Value& v, bool force_placeholder, Output* o) -> Status {

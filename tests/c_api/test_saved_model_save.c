@@ -133,6 +133,29 @@ static void test_round_trip(void **state) {
   GT_OK(graft_saved_model_run(&y, loaded, "predict", &in_key, &x, 1, &out_key, 1));
   expect_f32_near(y, D(2, 1), (const float[]){1 * 3 + 1 * 4 + 2.5f, 2 * 3 - 4 + 2.5f}, 1e-6f);
 
+  /* The saver's save subgraph, which TensorFlow's Saver needs to load the model at all:
+   * fetching save/control_dependency with save/filename fed writes the variables there, and
+   * save/restore_all brings them back after a change. */
+  graft_graph *lg = graft_saved_model_graph(loaded);
+  graft_session *ls = graft_saved_model_session(loaded);
+  graft_op *fname = NULL, *save_dep = NULL, *restore_all = NULL;
+  GT_OK(graft_graph_op_by_name(&fname, lg, "save/filename"));
+  GT_OK(graft_graph_op_by_name(&save_dep, lg, "save/control_dependency"));
+  GT_OK(graft_graph_op_by_name(&restore_all, lg, "save/restore_all"));
+  char prefix[200];
+  snprintf(prefix, sizeof prefix, "%s/ckpt", root);
+  const char *prefix_s = prefix;
+  graft_tensor *prefix_t = NULL, *saved_to = NULL;
+  GT_OK(graft_tensor_new_strings(&prefix_t, NULL, 0, &prefix_s, NULL, 1));
+  graft_output fname_o = {fname, 0}, save_o = {save_dep, 0};
+  GT_OK(graft_session_run(&saved_to, ls, &fname_o, &prefix_t, 1, &save_o, 1, NULL, 0));
+  expect_strings(saved_to, NULL, 0, &prefix_s); /* frees saved_to */
+  GT_OK(graft_session_run(NULL, ls, NULL, NULL, 0, NULL, 0, &step, 1)); /* w = [[4], [5]], b = [3.5] */
+  GT_OK(graft_session_run(NULL, ls, &fname_o, &prefix_t, 1, NULL, 0, &restore_all, 1));
+  GT_OK(graft_saved_model_run(&y, loaded, "predict", &in_key, &x, 1, &out_key, 1));
+  expect_f32_near(y, D(2, 1), (const float[]){1 * 3 + 1 * 4 + 2.5f, 2 * 3 - 4 + 2.5f}, 1e-6f);
+  graft_tensor_free(prefix_t);
+
   /* Saving again into the same directory is refused and changes nothing. */
   GT_ERR(GRAFT_EEXISTS, graft_saved_model_save(s, dir, NULL, 0, (const graft_signature_def *const *)&sd, 1), dir,
          "not empty");

@@ -25,7 +25,7 @@ from graft.ops import (constant, identity, identity_n, stop_gradient, cast, zero
                        stack, unstack, split, slice, strided_slice, gather, gather_nd, tile, pad, broadcast_to,
                        one_hot, where, cumsum, dynamic_stitch, invert_permutation, unique, add, subtract, multiply,
                        divide, truediv, realdiv, floordiv, floormod, truncatediv, truncatemod, pow, maximum, minimum,
-                       squared_difference, atan2, divide_no_nan, equal, not_equal, less, less_equal, greater,
+                       squared_difference, clip_by_value, atan2, divide_no_nan, equal, not_equal, less, less_equal, greater,
                        greater_equal, logical_and, logical_or, logical_not, logical_xor, negative, abs, sign, square,
                        sqrt, rsqrt, reciprocal, exp, expm1, log, log1p, sin, cos, tan, tanh, sigmoid, erf, floor,
                        asin, acos, atan, sinh, cosh, asinh, acosh, atanh, einsum,
@@ -37,6 +37,7 @@ from graft.variables import Variable, Module, GraphKeys
 from graft.control_flow import cond, while_loop, TensorArray
 from graft.backprop import GradientTape
 from graft.py_function import py_function, numpy_function
+from graft.custom_gradient import custom_gradient
 from graft.registries import RegisterGradient, NoGradient, NotDifferentiable, RegisterShape, no_gradient
 from graft.gradients_impl import gradients, UnconnectedGradients
 from graft.session import Session, InteractiveSession, get_default_session

@@ -100,6 +100,13 @@ for _name in dir(_graft.nn):
     if not _name.startswith("_"):
         setattr(v1.nn, _name, getattr(_graft.nn, _name))
 v1.nn.fused_batch_norm = _ops.fused_batch_norm
+v1.saved_model = _types.ModuleType("graft.compat.v1.saved_model")
+for _name in ("load", "contains_saved_model", "simple_save", "save_session", "SERVING", "TRAINING",
+              "DEFAULT_SERVING_SIGNATURE_DEF_KEY"):
+    setattr(v1.saved_model, _name, getattr(_graft.saved_model, _name))
+v1.saved_model.tag_constants = _types.SimpleNamespace(SERVING=_graft.saved_model.SERVING,
+                                                      TRAINING=_graft.saved_model.TRAINING)
+_sys.modules["graft.compat.v1.saved_model"] = v1.saved_model
 from graft import train as _train  # noqa: E402
 v1.train = _types.ModuleType("graft.compat.v1.train")
 for _name in ("Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",

@@ -334,6 +334,14 @@ truncatemod = _binary("TruncateMod")
 pow = _binary("Pow")  # noqa: A001
 maximum = _binary("Maximum")
 minimum = _binary("Minimum")
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """Elementwise min(max(t, clip_value_min), clip_value_max) (tf.clip_by_value); the gradient
+    passes where t is within the bounds."""
+    t = convert_to_tensor(t)
+    return minimum(maximum(t, convert_to_tensor(clip_value_min, dtype_hint=t.dtype)),
+                   convert_to_tensor(clip_value_max, dtype_hint=t.dtype), name=name)
 squared_difference = _binary("SquaredDifference")
 atan2 = _binary("Atan2")
 divide_no_nan = _binary("DivNoNan")

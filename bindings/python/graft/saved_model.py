@@ -1,4 +1,5 @@
-"""graft.saved_model: loading TensorFlow SavedModels and calling their signatures."""
+"""graft.saved_model: loading TensorFlow SavedModels and calling their signatures, and saving a
+session's graph and variables as one (save_session, compat.v1.saved_model.simple_save)."""
 import numpy as np
 
 from graft import dtypes as _dtypes
@@ -81,6 +82,39 @@ def load(export_dir, tags=None, options=None):
     elif isinstance(tags, str):
         tags = [tags]
     return LoadedModel(export_dir, tags)
+
+
+def save_session(session, export_dir, signatures, tags=None):
+    """Writes session's graph with its variables' current values to export_dir (which must not
+    exist or be empty) as a SavedModel that TensorFlow loads. signatures maps a signature name to
+    (inputs, outputs), each a dict of key -> graph tensor of the session's graph; tags defaults
+    to ["serve"]."""
+    if tags is None:
+        tags = [SERVING]
+    elif isinstance(tags, str):
+        tags = [tags]
+    names, in_keys, in_tensors, out_keys, out_tensors = [], [], [], [], []
+    for name, (inputs, outputs) in signatures.items():
+        names.append(str(name))
+        for keys, tensors, d in ((in_keys, in_tensors, inputs), (out_keys, out_tensors, outputs)):
+            keys.append([str(k) for k in d])
+            tensors.append(_c.OutputVector([_graph_tensor(t, session, name)._out() for t in d.values()]))
+    if session._c is None:
+        raise RuntimeError("save_session: the session is closed")
+    _c.SavedModel.save(session._c, str(export_dir), list(tags), names, in_keys,
+                       _c.OutputVectorVector(in_tensors), out_keys, _c.OutputVectorVector(out_tensors))
+
+
+def _graph_tensor(t, session, signature):
+    if not isinstance(t, Tensor) or isinstance(t, EagerTensor) or t.graph is not session.graph:
+        raise ValueError(f"save_session: signature {signature!r} maps a key to {t!r}, which is not a tensor of the "
+                         "session's graph")
+    return t
+
+
+def simple_save(session, export_dir, inputs, outputs, legacy_init_op=None):
+    """tf.compat.v1.saved_model.simple_save: one "serving_default" signature, tagged "serve"."""
+    save_session(session, export_dir, {DEFAULT_SERVING_SIGNATURE_DEF_KEY: (inputs, outputs)})
 
 
 def contains_saved_model(export_dir):

@@ -308,3 +308,78 @@ def test_py_function_registration_released_with_the_tape():
     assert len(pf._registry) == before
     graft.py_function(_cube, [x], graft.float32)  # no tape: released at once
     assert len(pf._registry) == before
+
+
+# ---- custom_gradient ----------------------------------------------------------------------------
+
+@graft.custom_gradient
+def _log1pexp(x):
+    # TensorFlow's example: the gradient written by hand is stable where the ops' one is not.
+    e = graft.exp(x)
+
+    def grad(upstream):
+        return upstream * (1 - 1 / (1 + e))
+    return graft.math.log(1 + e), grad
+
+
+@graft.custom_gradient
+def _clip_gradient(x, y):
+    def grad(dz):
+        return graft.clip_by_value(dz, -0.5, 0.5), 2.0 * dz
+    return x * y, grad
+
+
+def test_custom_gradient_eagerly_on_a_tape():
+    x = graft.constant(100.0)
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        y = _log1pexp(x)
+    assert np.isinf(y.numpy())  # log(1 + e^100) overflows float32, as in TensorFlow
+    g = tape.gradient(y, x)
+    assert g.numpy() == pytest.approx(1.0)  # the ops' own gradient would be nan (inf / inf)
+
+
+def test_custom_gradient_two_inputs_and_outputs_scaled():
+    x, y = graft.constant(3.0), graft.constant(4.0)
+    with graft.GradientTape() as tape:
+        tape.watch([x, y])
+        z = _clip_gradient(x, y) * 10.0
+    dx, dy = tape.gradient(z, [x, y])
+    assert dx.numpy() == pytest.approx(0.5)   # clipped from 10
+    assert dy.numpy() == pytest.approx(20.0)  # 2 * 10, not x * 10
+
+
+def test_custom_gradient_in_graph_mode_and_in_a_function():
+    g = graft.Graph()
+    with g.as_default():
+        x = graft.compat.v1.placeholder(graft.float32)
+        dx = graft.gradients(_log1pexp(x), x)[0]
+        with graft.compat.v1.Session() as sess:
+            assert sess.run(dx, {x: 100.0}) == pytest.approx(1.0)
+            assert sess.run(dx, {x: 0.0}) == pytest.approx(0.5)
+
+    @graft.function
+    def f(x):
+        with graft.GradientTape() as tape:
+            tape.watch(x)
+            y = _log1pexp(x)
+        return tape.gradient(y, x)
+
+    assert f(graft.constant(100.0)).numpy() == pytest.approx(1.0)
+
+
+def test_custom_gradient_without_a_tape_is_the_plain_function():
+    assert _log1pexp(graft.constant(0.0)).numpy() == pytest.approx(np.log(2.0))
+
+
+def test_custom_gradient_bad_gradient_count():
+    @graft.custom_gradient
+    def f(x, y):
+        return x + y, lambda dz: dz  # one gradient for two inputs
+
+    x, y = graft.constant(1.0), graft.constant(2.0)
+    with graft.GradientTape() as tape:
+        tape.watch([x, y])
+        z = f(x, y)
+    with pytest.raises(Exception, match="returned 1 gradients for 2 inputs"):
+        tape.gradient(z, [x, y])
