@@ -14,6 +14,9 @@
 %include "graft/error.h"
 %include "graft/dtype.h"
 %include "graft/version.h"
+%ignore graft_string_free;
+%ignore graft_buffer_free;
+%include "graft/memory.h"
 
 %constant int GRAFT_ATTR_NONE = GRAFT_ATTR_NONE;
 %constant int GRAFT_ATTR_STRING = GRAFT_ATTR_STRING;

@@ -3,7 +3,14 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/buffer_cache.h"
+
 namespace graft {
+
+namespace {
+// The size aligned_alloc was asked for (a block of size bytes was allocated without overflow).
+size_t RoundedSize(size_t bytes) { return (bytes + kTensorAlignment - 1) & ~(kTensorAlignment - 1); }
+}  // namespace
 
 Status AlignedBuffer::Allocate(size_t bytes, bool zero, std::shared_ptr<TensorBuffer>* out) {
   void* data = nullptr;
@@ -14,20 +21,21 @@ Status AlignedBuffer::Allocate(size_t bytes, bool zero, std::shared_ptr<TensorBu
       return errors::ResourceExhausted("cannot allocate ", bytes, " bytes");
     }
     rounded &= ~(kTensorAlignment - 1);
-    data = std::aligned_alloc(kTensorAlignment, rounded);
+    data = BufferCache::Global().Take(rounded);
+    if (data == nullptr) data = std::aligned_alloc(kTensorAlignment, rounded);
     if (data == nullptr) return errors::ResourceExhausted("cannot allocate ", bytes, " bytes");
     if (zero) std::memset(data, 0, bytes);
   }
   try {
     *out = std::shared_ptr<TensorBuffer>(new AlignedBuffer(data, bytes));
   } catch (...) {
-    std::free(data);
+    BufferCache::Global().Give(data, RoundedSize(bytes));
     throw;
   }
   return Status::Ok();
 }
 
-AlignedBuffer::~AlignedBuffer() { std::free(data_); }
+AlignedBuffer::~AlignedBuffer() { BufferCache::Global().Give(data_, RoundedSize(size_)); }
 
 size_t StringBuffer::size() const {
   size_t total = 0;

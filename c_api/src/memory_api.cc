@@ -4,6 +4,7 @@
 #include <string>
 
 #include "c_api/src/api_error.h"
+#include "core/buffer_cache.h"
 #include "graft/memory.h"
 
 namespace graft::capi {
@@ -18,3 +19,7 @@ char* CopyString(const std::string& s) {
 
 extern "C" GRAFT_API void graft_string_free(char* string) { std::free(string); }
 extern "C" GRAFT_API void graft_buffer_free(void* data) { std::free(data); }
+
+// The cache of freed tensor buffers (core/buffer_cache.h).
+extern "C" GRAFT_API size_t graft_memory_cached_bytes(void) { return graft::BufferCache::Global().cached_bytes(); }
+extern "C" GRAFT_API size_t graft_memory_release_cached(void) { return graft::BufferCache::Global().Release(); }

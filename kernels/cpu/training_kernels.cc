@@ -134,6 +134,24 @@ class ApplyGradientDescentKernel : public OpKernel {
 //   var -= lr_t * (grad * (1 - beta1) + beta1 * m) / (sqrt(v) + epsilon).
 template <typename T, bool Ref>
 class ApplyAdamKernel : public OpKernel {
+  // One pass over the four arrays; the variable and its slots are distinct buffers (the kernel
+  // holds them writable under their locks) and the gradient is read only, so the loop has no
+  // aliasing and no branch and vectorizes (sqrt included).
+  template <bool kNesterov>
+  static void AdamUpdate(T* __restrict w, T* __restrict m, T* __restrict v, const T* __restrict g, int64_t n, T lr_t,
+                         T beta1, T beta2, T epsilon) {
+    const T one_minus_b1 = T(1) - beta1, one_minus_b2 = T(1) - beta2;
+    for (int64_t i = 0; i < n; ++i) {
+      const T gi = g[i];
+      const T mi = m[i] + (gi - m[i]) * one_minus_b1;
+      const T vi = v[i] + (gi * gi - v[i]) * one_minus_b2;
+      m[i] = mi;
+      v[i] = vi;
+      const T step = kNesterov ? gi * one_minus_b1 + beta1 * mi : mi;
+      w[i] -= (step * lr_t) / (std::sqrt(vi) + epsilon);
+    }
+  }
+
  public:
   using OpKernel::OpKernel;
   Status Init() { return GetAttr(node(), "use_nesterov", &nesterov_); }
@@ -157,19 +175,14 @@ class ApplyAdamKernel : public OpKernel {
       GRAFT_RETURN_IF_ERROR(CheckSameShape(vars[0]->value, grad, "grad"));
       Tensor* values[3];
       for (int i = 0; i < 3; ++i) GRAFT_RETURN_IF_ERROR(WritableValue(*vars[i], &values[i]));
-      T* w = values[0]->data<T>();
-      T* m = values[1]->data<T>();
-      T* v = values[2]->data<T>();
-      const T* g = grad.data<T>();
       const T lr_t = lr * std::sqrt(T(1) - beta2_power) / (T(1) - beta1_power);
-      for (int64_t i = 0; i < values[0]->num_elements(); ++i) {
-        m[i] += (g[i] - m[i]) * (T(1) - beta1);
-        v[i] += (g[i] * g[i] - v[i]) * (T(1) - beta2);
-        if (nesterov_) {
-          w[i] -= ((g[i] * (T(1) - beta1) + beta1 * m[i]) * lr_t) / (std::sqrt(v[i]) + epsilon);
-        } else {
-          w[i] -= (m[i] * lr_t) / (std::sqrt(v[i]) + epsilon);
-        }
+      const int64_t n = values[0]->num_elements();
+      if (nesterov_) {
+        AdamUpdate<true>(values[0]->data<T>(), values[1]->data<T>(), values[2]->data<T>(), grad.data<T>(), n, lr_t,
+                         beta1, beta2, epsilon);
+      } else {
+        AdamUpdate<false>(values[0]->data<T>(), values[1]->data<T>(), values[2]->data<T>(), grad.data<T>(), n, lr_t,
+                          beta1, beta2, epsilon);
       }
     }
     if constexpr (Ref) ctx.SetOutput(0, ctx.input(0));

@@ -6,7 +6,13 @@
  * with graft_buffer_free(). (Strings returned as `const char *` belong to the
  * object they came from and are not freed.) Each function's comment says which applies.
  *
- * Thread safety: both functions may be called from any thread (on memory no other thread uses).
+ * Tensor memory: the buffers of large tensors (64 KiB and more) that are freed are kept, up to
+ * 64 MiB in all, and reused by the next tensors of the same size, so that a loop running the
+ * same graph does not take fresh pages from the system on every step.
+ * graft_memory_release_cached() gives them back (as malloc_trim does for malloc).
+ *
+ * Thread safety: every function here may be called from any thread (the free functions on
+ * memory no other thread uses).
  */
 #ifndef GRAFT_MEMORY_H
 #define GRAFT_MEMORY_H
@@ -20,6 +26,12 @@ GRAFT_API void graft_string_free(char *string);
 
 /* Frees a byte buffer Graft returned through a void ** out-parameter. NULL is a harmless no-op. */
 GRAFT_API void graft_buffer_free(void *data);
+
+/* The bytes of freed tensor buffers kept for reuse (process-wide). */
+GRAFT_API size_t graft_memory_cached_bytes(void);
+
+/* Frees the tensor buffers kept for reuse; returns how many bytes that gave back. */
+GRAFT_API size_t graft_memory_release_cached(void);
 
 GRAFT_END_DECL
 
