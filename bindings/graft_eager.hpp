@@ -272,6 +272,9 @@ class Context {
     detail::check(graft_variable_new(&v, c(), initial.get(), name.empty() ? nullptr : name.c_str()));
     return Value(v, c_);
   }
+  void variable_set_trainable(const Value &handle, bool trainable) {
+    detail::check(graft_variable_set_trainable(handle.get(), trainable ? 1 : 0));
+  }
   Value variable_read(const Value &handle) {
     graft_value *v = nullptr;
     detail::check(graft_variable_read(&v, c(), handle.get()));

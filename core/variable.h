@@ -2,6 +2,8 @@
 // variable (VariableV2), kept by a session's ResourceMgr across runs.
 #pragma once
 
+#include <atomic>
+
 #include <memory>
 #include <mutex>
 #include <string>
@@ -34,9 +36,14 @@ class HandleBuffer final : public TensorBuffer {
   void* data() const override { return nullptr; }
   size_t size() const override { return 0; }
   const ResourceHandle& handle() const { return handle_; }
+  // Whether a gradient tape that watches accessed variables watches this one when it is read
+  // (TensorFlow's trainable); every copy of the handle tensor shares it.
+  bool trainable() const { return trainable_.load(std::memory_order_relaxed); }
+  void set_trainable(bool t) { trainable_.store(t, std::memory_order_relaxed); }
 
  private:
   ResourceHandle handle_;
+  std::atomic<bool> trainable_{true};
 };
 
 // The buffer of a reference tensor (a TensorFlow 1 variable's output): it points at the

@@ -267,6 +267,24 @@ GRAFT_API int graft_variable_new(graft_value** out_handle, graft_context* ctx, c
   });
 }
 
+GRAFT_API int graft_variable_set_trainable(graft_value* handle, graft_bool trainable) {
+  return Guard("graft_variable_set_trainable", [&]() -> Status {
+    GRAFT_CHECK_ARG(handle);
+    auto* hb = handle->v.is_symbolic() || !handle->v.tensor.valid()
+                   ? nullptr
+                   : dynamic_cast<graft::HandleBuffer*>(handle->v.tensor.buffer().get());
+    if (hb == nullptr) return graft::errors::InvalidArgument("the value is not a variable's handle");
+    hb->set_trainable(trainable != 0);
+    return Status::Ok();
+  });
+}
+
+GRAFT_API graft_bool graft_variable_is_trainable(const graft_value* handle) {
+  if (handle == nullptr || handle->v.is_symbolic() || !handle->v.tensor.valid()) return 0;
+  auto* hb = dynamic_cast<const graft::HandleBuffer*>(handle->v.tensor.buffer().get());
+  return hb != nullptr && hb->trainable();
+}
+
 GRAFT_API int graft_variable_read(graft_value** out, graft_context* ctx, const graft_value* handle) {
   return Guard("graft_variable_read", [&]() -> Status {
     GRAFT_CHECK_ARG(out);

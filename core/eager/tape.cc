@@ -23,9 +23,16 @@ const ResourceHandle* HandleOf(const Value& v) {
   return hb != nullptr ? &hb->handle() : nullptr;
 }
 
-bool IsVariableRead(const OpCall& op) {
-  return (op.type == "ReadVariableOp" || op.type == "ResourceGather") && !op.inputs.empty() &&
-         op.inputs[0].values.size() == 1 && HandleOf(op.inputs[0].values[0]) != nullptr;
+// A read of a trainable variable (the reads a tape watching accessed variables watches).
+bool IsTrainableVariableRead(const OpCall& op) {
+  if ((op.type != "ReadVariableOp" && op.type != "ResourceGather") || op.inputs.empty() ||
+      op.inputs[0].values.size() != 1) {
+    return false;
+  }
+  const Value& v = op.inputs[0].values[0];
+  if (HandleOf(v) == nullptr) return false;
+  auto* hb = dynamic_cast<const HandleBuffer*>(v.tensor.buffer().get());
+  return hb != nullptr && hb->trainable();
 }
 
 }  // namespace
@@ -143,7 +150,7 @@ bool Tape::ShouldRecord(const OpCall& op) const {
 
 void Tape::Record(Context* ctx, const OpCall& op, const std::vector<Value>& outputs) {
   if (outputs.empty()) return;  // nothing to differentiate (assignments, prints)
-  if (options_.watch_accessed_variables && IsVariableRead(op)) (void)Watch(op.inputs[0].values[0]);
+  if (options_.watch_accessed_variables && IsTrainableVariableRead(op)) (void)Watch(op.inputs[0].values[0]);
   if (!ShouldRecord(op)) return;
   if (ctx_ == nullptr) ctx_ = ctx;
   Entry e;

@@ -110,6 +110,31 @@ static void test_variables_watched_when_read(void **state) {
     graft_value_free(y);
     graft_tape_free(tape);
   }
+  /* A non-trainable variable is not watched when read, only when watched explicitly. */
+  assert_true(graft_variable_is_trainable(v));
+  GT_OK(graft_variable_set_trainable(v, 0));
+  assert_false(graft_variable_is_trainable(v));
+  for (int explicit_watch = 0; explicit_watch <= 1; ++explicit_watch) {
+    graft_tape *tape = NULL;
+    GT_OK(graft_tape_new(&tape, ctx, 0, 1));
+    if (explicit_watch) GT_OK(graft_tape_watch(tape, v));
+    graft_value *r = NULL;
+    GT_OK(graft_variable_read(&r, ctx, v));
+    graft_value *y = op2(ctx, "Mul", r, three);
+    assert_int_equal(graft_tape_num_watched_variables(tape), explicit_watch);
+    graft_value *g = grad1(tape, y, v);
+    if (explicit_watch) {
+      expect_floats(g, (const float[]){3, 3, 3}, 3);
+    } else {
+      assert_null(g);
+    }
+    graft_value_free(g);
+    graft_value_free(r);
+    graft_value_free(y);
+    graft_tape_free(tape);
+  }
+  GT_ERR(GRAFT_EINVAL, graft_variable_set_trainable(three, 1), "graft_variable_set_trainable", "not a variable");
+  assert_false(graft_variable_is_trainable(three));
   graft_value_free(three);
   graft_value_free(v);
   graft_value_free(init);

@@ -66,6 +66,8 @@ class Variable:
             self._dtype = value.dtype
             self._shape = value.shape if shape is None else as_shape(shape)
             self._handle = _fw._context.variable_new(value._value, base)
+            if not self._trainable:  # tapes do not watch it when it is read
+                _fw._context.variable_set_trainable(self._handle, False)
             self._name = base
             self._initializer_op = None
 

@@ -55,7 +55,7 @@ def test_trainable_variables_watched_automatically():
     yv = np.array([[1.0, 1.0]]) @ np.array([[1.0, 2.0], [3.0, 4.0]]) + np.array([0.5, -0.5])
     np.testing.assert_allclose(gb.numpy(), 2 * 2 * yv[0], rtol=1e-6)
     np.testing.assert_allclose(gw.numpy(), 2 * 2 * np.ones((2, 1)) @ yv, rtol=1e-6)
-    assert gf is not None  # read on the tape: Graft watches every variable a recorded op reads
+    assert gf is None  # not trainable, so not watched: TensorFlow gives None too
 
 
 def test_watch_accessed_variables_false():
@@ -383,3 +383,24 @@ def test_custom_gradient_bad_gradient_count():
         z = f(x, y)
     with pytest.raises(Exception, match="returned 1 gradients for 2 inputs"):
         tape.gradient(z, [x, y])
+
+
+def test_non_trainable_variables_are_not_watched_eagerly_or_in_functions():
+    w = graft.Variable(2.0)
+    n = graft.Variable(3.0, trainable=False)
+
+    @graft.function
+    def f():
+        return w * n
+
+    for compute in (lambda: w * n, f):
+        with graft.GradientTape() as tape:
+            y = compute()
+        assert [v is w for v in tape.watched_variables()] == [True]
+        dw, dn = tape.gradient(y, [w, n])
+        assert dw.numpy() == pytest.approx(3.0)
+        assert dn is None  # TensorFlow's answer: n is not watched
+    with graft.GradientTape() as tape:
+        tape.watch(n)
+        y = f()
+    assert tape.gradient(y, n).numpy() == pytest.approx(2.0)

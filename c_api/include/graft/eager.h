@@ -140,6 +140,15 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_execute(graft_value **outputs,
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_variable_new(graft_value **out_handle, graft_context *ctx,
                                                        const graft_value *initial, const char *name);
 /*
+ * Marks the variable of handle (from graft_variable_new) trainable or not (new variables are
+ * trainable). A gradient tape watching accessed variables (graft/tape.h) watches only trainable
+ * ones; a non-trainable variable gets a gradient only when watched explicitly. Set it before
+ * the variable is used from other threads.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_variable_set_trainable(graft_value *handle, graft_bool trainable);
+/* 1 when the variable of handle is trainable (0 for a handle that is not a variable's). */
+GRAFT_API graft_bool graft_variable_is_trainable(const graft_value *handle);
+/*
  * Reads the variable (ReadVariableOp): concrete eagerly, symbolic while tracing. Free *out with
  * graft_value_free.
  */
