@@ -1,8 +1,9 @@
 // Gradient functions of the shape, data-movement and indexing ops (see builtin_ops.h):
 // Reshape/ExpandDims/Squeeze, Transpose, ConcatV2/Split/SplitV, Pack/Unpack, Slice, Tile,
-// Pad/PadV2, MirrorPad and StridedSlice (static), GatherV2 (dense, axis 0), BroadcastTo, Fill,
-// Cumsum, IdentityN. Formulas as TensorFlow's array_grad.py; where TensorFlow uses an op Graft lacks, the equivalent is
-// built from ops Graft has (noted at the function).
+// Pad/PadV2, MirrorPad and StridedSlice (static), GatherV2 and ResourceGather (dense),
+// UnsortedSegmentSum, BroadcastTo, Fill, Cumsum, IdentityN. Formulas as TensorFlow's
+// array_grad.py; where TensorFlow uses an op Graft lacks, the equivalent is built from ops
+// Graft has (noted at the function).
 #include <algorithm>
 #include <cstddef>
 #include <string>
@@ -14,8 +15,6 @@
 
 namespace graft::ops {
 namespace {
-
-using Fn = Status (*)(GradientContext&);
 
 DType TypeOf(const Output& t) { return t.node->output_type(t.index); }
 
@@ -160,36 +159,86 @@ Status TileGrad(GradientContext& ctx) {
   return Set(ctx, b, 0, g);
 }
 
-// GatherV2 on a constant axis without batch dims, densely: with params [outer, n, inner]
-// (around the axis) and g [outer, indices, inner], d params = Einsum("aib,in->anb", g,
-// OneHot(indices, n)) (TensorFlow builds IndexedSlices and UnsortedSegmentSum, which Graft
-// does not have yet).
+// The dense gradient of gathering rows: g holds one row (of params' shape[1:]) per index,
+// and rows gathered twice add up. TensorFlow returns IndexedSlices(g rows, indices, params'
+// shape); Graft's gradients are dense, so it is their UnsortedSegmentSum into shape[0] rows,
+// which costs the parameter's size and the gathered rows (not the one-hot matrix of
+// indices × rows it used before). params_shape is an int32 vector.
+Output GatheredRowsGrad(GradOps& b, Output g, Output indices, Output params_shape) {
+  Output flat_indices = b.Reshape(indices, b.Int32s({-1}));
+  std::vector<int64_t> ps;
+  auto is = StaticShape(indices);
+  if (ConstInts(params_shape, &ps) && !ps.empty() && is) {
+    // Static shapes give constant shapes, so the gradient keeps a static shape too.
+    int64_t n = 1;
+    for (int64_t d : *is) n *= d;
+    std::vector<int64_t> values_shape{n};
+    values_shape.insert(values_shape.end(), ps.begin() + 1, ps.end());
+    return b.Op("UnsortedSegmentSum", {b.Reshape(g, b.Int32s(values_shape)), flat_indices, b.Int32(static_cast<int32_t>(ps[0]))});
+  }
+  Output rows = b.Op("GatherV2", {params_shape, b.Int32(0), b.Int32(0)});
+  Output row_shape = b.Op("Slice", {params_shape, b.Int32s({1}), b.Int32s({-1})});
+  Output values_shape = b.ListOp("ConcatV2", {b.Reshape(b.Size(indices), b.Int32s({1})), row_shape}, {b.Int32(0)});
+  return b.Op("UnsortedSegmentSum", {b.Reshape(g, values_shape), flat_indices, rows});
+}
+
+// GatherV2 on a constant axis without batch dims. Axis 0 works on any shapes; another axis k
+// views params as [outer, n, inner] (static shape), moves the gathered axis first, scatters,
+// and moves it back.
 Status GatherV2Grad(GradientContext& ctx) {
   GradOps b(ctx);
   std::vector<int64_t> axis;
   if (!ConstInts(ctx.input(2), &axis) || axis.size() != 1 || IntAttr(ctx.op, "batch_dims") != 0) {
     return errors::Unimplemented("GatherV2's gradient supports a constant axis without batch dims only");
   }
+  if (axis[0] == 0) {
+    return Set(ctx, b, 0, GatheredRowsGrad(b, ctx.grad(), ctx.input(1), b.Shape(ctx.input(0))));
+  }
   auto sp = StaticShape(ctx.input(0));
-  if (!sp || sp->empty()) return errors::Unimplemented("GatherV2's gradient needs the params' static shape");
+  if (!sp || sp->empty()) return errors::Unimplemented("GatherV2's gradient along axis ", axis[0], " needs the params' static shape");
   const int64_t rank = static_cast<int64_t>(sp->size());
   const int64_t k = axis[0] < 0 ? axis[0] + rank : axis[0];
   if (k < 0 || k >= rank) return errors::InvalidArgument("GatherV2's axis ", axis[0], " is out of range for rank ", rank);
-  const DType t = TypeOf(ctx.input(0));
   int64_t outer = 1, inner = 1;
   for (int64_t i = 0; i < k; ++i) outer *= (*sp)[static_cast<size_t>(i)];
   for (int64_t i = k + 1; i < rank; ++i) inner *= (*sp)[static_cast<size_t>(i)];
   const int64_t n = (*sp)[static_cast<size_t>(k)];
-  Output flat_idx = b.Reshape(ctx.input(1), b.Int32s({-1}));
-  Output onehot = b.Op("OneHot", {flat_idx, b.Int32(static_cast<int32_t>(n)), b.Scalar(t, 1), b.Scalar(t, 0)});
-  Output dense;
-  if (outer == 1) {
-    dense = b.MatMul(onehot, b.Reshape(ctx.grad(), b.Int32s({-1, inner})), true, false);
-  } else {
-    Output g3 = b.Reshape(ctx.grad(), b.Int32s({outer, -1, inner}));
-    dense = b.ListOp("Einsum", {g3, onehot}, {}, {{"equation", AttrValue::String("aib,in->anb")}});
-  }
+  Output g = b.Transpose(b.Reshape(ctx.grad(), b.Int32s({outer, -1, inner})), b.Int32s({1, 0, 2}));
+  Output dense = GatheredRowsGrad(b, g, ctx.input(1), b.Int32s({n, outer, inner}));
+  dense = b.Transpose(dense, b.Int32s({1, 0, 2}));
   return Set(ctx, b, 0, b.Reshape(dense, b.Int32s(*sp)));
+}
+
+// ResourceGather (batch_dims 0): the gathered rows' gradient flows to the variable's handle,
+// as ReadVariableOp's does, shaped like the variable (VariableShape, read when run).
+Status ResourceGatherGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  if (IntAttr(ctx.op, "batch_dims") != 0) return errors::Unimplemented("ResourceGather's gradient with batch_dims");
+  Output shape = b.Op("VariableShape", {ctx.input(0)});
+  return Set(ctx, b, 0, GatheredRowsGrad(b, ctx.grad(), ctx.input(1), shape));
+}
+
+// UnsortedSegmentSum: each data row gets its segment's gradient row; rows with a negative id
+// were dropped and get zeros (TensorFlow's _GatherDropNegatives).
+Status UnsortedSegmentSumGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output ids = ctx.input(1);
+  Output g = ctx.grad();
+  Output clipped = b.Op("Maximum", {ids, b.ZerosLike(ids)});
+  Output gathered = b.Op("GatherV2", {g, clipped, b.Int32(0)});
+  Output keep = b.Op("GreaterEqual", {ids, b.ZerosLike(ids)});
+  // keep's shape followed by ones up to gathered's rank, so that it broadcasts over each row.
+  auto ids_shape = StaticShape(ids);
+  auto g_shape = StaticShape(g);
+  if (ids_shape && g_shape) {
+    std::vector<int64_t> s = *ids_shape;
+    s.resize(ids_shape->size() + g_shape->size() - 1, 1);
+    keep = b.Reshape(keep, b.Int32s(s));
+  } else {
+    Output ones = b.Fill(b.Reshape(b.Sub(b.Rank(gathered), b.Rank(ids)), b.Int32s({1})), b.Int32(1));
+    keep = b.Reshape(keep, b.ListOp("ConcatV2", {b.Shape(ids), ones}, {b.Int32(0)}));
+  }
+  return Set(ctx, b, 0, b.Select(keep, gathered, b.ZerosLike(gathered)));
 }
 
 // StridedSlice with constant begin/end/strides and a static input shape
@@ -359,37 +408,32 @@ Status CumsumGrad(GradientContext& ctx) {
   return Set(ctx, b, 0, g);
 }
 
-void Reg(GradientRegistry& r, const char* name, Fn fn) {
-  Status s = r.Register(name, fn);
-  if (!s.ok()) {
-    std::fprintf(stderr, "graft: invalid built-in gradient: %s\n", s.message().c_str());
-    std::abort();
-  }
-}
-
 }  // namespace
 
 void RegisterArrayGradients(GradientRegistry& r) {
-  Reg(r, "Reshape", ReshapeGrad);
-  Reg(r, "ExpandDims", ReshapeGrad);
-  Reg(r, "Squeeze", ReshapeGrad);
-  Reg(r, "Transpose", TransposeGrad);
-  Reg(r, "IdentityN", IdentityNGrad);
-  Reg(r, "ConcatV2", ConcatV2Grad);
-  Reg(r, "Split", SplitGrad);
-  Reg(r, "SplitV", SplitVGrad);
-  Reg(r, "Pack", PackGrad);
-  Reg(r, "Unpack", UnpackGrad);
-  Reg(r, "Slice", SliceGrad);
-  Reg(r, "Pad", PadGrad);
-  Reg(r, "PadV2", PadGrad);
-  Reg(r, "MirrorPad", MirrorPadGrad);
-  Reg(r, "Tile", TileGrad);
-  Reg(r, "GatherV2", GatherV2Grad);
-  Reg(r, "StridedSlice", StridedSliceGrad);
-  Reg(r, "BroadcastTo", BroadcastToGrad);
-  Reg(r, "Fill", FillGrad);
-  Reg(r, "Cumsum", CumsumGrad);
+  AddGradient(r, "Reshape", ReshapeGrad);
+  AddGradient(r, "ExpandDims", ReshapeGrad);
+  AddGradient(r, "Squeeze", ReshapeGrad);
+  AddGradient(r, "Transpose", TransposeGrad);
+  AddGradient(r, "IdentityN", IdentityNGrad);
+  AddGradient(r, "ConcatV2", ConcatV2Grad);
+  AddGradient(r, "Split", SplitGrad);
+  AddGradient(r, "SplitV", SplitVGrad);
+  AddGradient(r, "Pack", PackGrad);
+  AddGradient(r, "Unpack", UnpackGrad);
+  AddGradient(r, "Slice", SliceGrad);
+  AddGradient(r, "Pad", PadGrad);
+  AddGradient(r, "PadV2", PadGrad);
+  AddGradient(r, "MirrorPad", MirrorPadGrad);
+  AddGradient(r, "Tile", TileGrad);
+  AddGradient(r, "GatherV2", GatherV2Grad);
+  AddGradient(r, "ResourceGather", ResourceGatherGrad);
+  AddGradient(r, "UnsortedSegmentSum", UnsortedSegmentSumGrad);
+  AddGradient(r, "VariableShape", nullptr);
+  AddGradient(r, "StridedSlice", StridedSliceGrad);
+  AddGradient(r, "BroadcastTo", BroadcastToGrad);
+  AddGradient(r, "Fill", FillGrad);
+  AddGradient(r, "Cumsum", CumsumGrad);
 }
 
 }  // namespace graft::ops

@@ -39,4 +39,15 @@ inline void Add(OpRegistry& r, const OpDefBuilder& builder, ShapeFn shape_fn) {
   }
 }
 
+// Registers one built-in gradient function, or marks an op type not differentiable (fn
+// empty). A name taken twice is a bug in Graft, caught by every test run: it stops the process
+// with the reason.
+inline void AddGradient(GradientRegistry& r, const char* name, GradientFn fn) {
+  Status s = fn ? r.Register(name, std::move(fn)) : r.RegisterNotDifferentiable(name);
+  if (!s.ok()) {
+    std::fprintf(stderr, "graft: invalid built-in gradient: %s\n", s.message().c_str());
+    std::abort();
+  }
+}
+
 }  // namespace graft::ops

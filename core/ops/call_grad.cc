@@ -4,8 +4,6 @@
 // that no gradient needs are never run, so the callee's side effects happen once, in the call
 // itself; a random op inside the callee would be drawn again (as with TensorFlow's
 // recomputation, not its saved intermediates).
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 
 #include "core/function.h"
@@ -90,13 +88,7 @@ Status CallGrad(GradientContext& ctx) {
 }  // namespace
 
 void RegisterCallGradients(GradientRegistry& r) {
-  for (const char* name : {"PartitionedCall", "StatefulPartitionedCall"}) {
-    Status s = r.Register(name, CallGrad);
-    if (!s.ok()) {
-      std::fprintf(stderr, "graft: invalid built-in gradient: %s\n", s.message().c_str());
-      std::abort();
-    }
-  }
+  for (const char* name : {"PartitionedCall", "StatefulPartitionedCall"}) AddGradient(r, name, CallGrad);
 }
 
 }  // namespace graft::ops

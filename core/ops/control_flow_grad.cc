@@ -19,7 +19,6 @@
 namespace graft::ops {
 namespace {
 
-using Fn = Status (*)(GradientContext&);
 
 Status FuncAttr(const Node* op, const char* name, std::string* out) {
   const AttrValue* a = op->attr(name);
@@ -133,23 +132,15 @@ Status MergeGrad(GradientContext& ctx) {
   return Status::Ok();
 }
 
-void Reg(GradientRegistry& r, const char* name, Fn fn) {
-  Status s = r.Register(name, fn);
-  if (!s.ok()) {
-    std::fprintf(stderr, "graft: invalid built-in gradient: %s\n", s.message().c_str());
-    std::abort();
-  }
-}
-
 }  // namespace
 
 void RegisterControlFlowGradients(GradientRegistry& r) {
-  Reg(r, "If", IfGrad);
-  Reg(r, "StatelessIf", IfGrad);
-  Reg(r, "While", WhileGrad);
-  Reg(r, "StatelessWhile", WhileGrad);
-  Reg(r, "Switch", SwitchGrad);
-  Reg(r, "Merge", MergeGrad);
+  AddGradient(r, "If", IfGrad);
+  AddGradient(r, "StatelessIf", IfGrad);
+  AddGradient(r, "While", WhileGrad);
+  AddGradient(r, "StatelessWhile", WhileGrad);
+  AddGradient(r, "Switch", SwitchGrad);
+  AddGradient(r, "Merge", MergeGrad);
 }
 
 }  // namespace graft::ops

@@ -4,9 +4,6 @@
 // gradient op has no gradient function: a host function is differentiable once, as in
 // TensorFlow, and differentiating it again is an error naming the op. PyFunc
 // (tf.numpy_function) works on host arrays and is not differentiable.
-#include <cstdio>
-#include <cstdlib>
-
 #include "core/gradients/grad_ops.h"
 #include "core/gradients/gradient_context.h"
 #include "core/ops/builtin_ops.h"
@@ -56,18 +53,11 @@ Status HostFunctionGrad(GradientContext& ctx) {
   return Status::Ok();
 }
 
-void Check(Status s) {
-  if (!s.ok()) {
-    std::fprintf(stderr, "graft: invalid built-in gradient: %s\n", s.message().c_str());
-    std::abort();
-  }
-}
-
 }  // namespace
 
 void RegisterHostFunctionGradients(GradientRegistry& r) {
-  Check(r.Register("EagerPyFunc", HostFunctionGrad));
-  Check(r.RegisterNotDifferentiable("PyFunc"));
+  AddGradient(r, "EagerPyFunc", HostFunctionGrad);
+  AddGradient(r, "PyFunc", nullptr);
 }
 
 }  // namespace graft::ops

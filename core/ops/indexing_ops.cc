@@ -1,6 +1,7 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
-// Indexing: Slice, StridedSlice, GatherV2 and GatherNd.
+// Indexing: Slice, StridedSlice, GatherV2 and GatherNd, and the unsorted segment reductions
+// (UnsortedSegmentSum, ...: a gather's adjoint, scattering rows into num_segments rows).
 // Signatures follow TensorFlow 2.18's registry (names, attr order, defaults, allowed types).
 // Shape functions work on partial shapes and read constant inputs when their values are
 // known; errors for values that the kernel would reject in any case (a bad axis, a negative
@@ -297,6 +298,33 @@ Status GatherNdShape(InferenceContext& c) {
   return Status::Ok();
 }
 
+Status UnsortedSegmentShape(InferenceContext& c) {
+  GRAFT_RETURN_IF_ERROR(c.WithScalar(2));
+  int64_t n = kUnknownDim;
+  if (c.ConstantInt(2, &n) && n < 0) return errors::InvalidArgument("num_segments must be >= 0, got ", n);
+  const PartialShape& data = c.input(0);
+  const PartialShape& ids = c.input(1);
+  if (!data.known_rank() || !ids.known_rank()) {
+    c.set_output(0, PartialShape::Unknown());
+    return Status::Ok();
+  }
+  if (ids.rank() > data.rank()) {
+    return errors::ShapeError("segment_ids (shape ", ids.ToString(), ") must be a prefix of data's shape ",
+                              data.ToString());
+  }
+  for (int i = 0; i < ids.rank(); ++i) {
+    int64_t d;
+    if (!MergeDim(data.dim(i), ids.dim(i), &d).ok()) {
+      return errors::ShapeError("segment_ids (shape ", ids.ToString(), ") must be a prefix of data's shape ",
+                                data.ToString());
+    }
+  }
+  std::vector<int64_t> dims{n};
+  for (int i = static_cast<int>(ids.rank()); i < data.rank(); ++i) dims.push_back(data.dim(i));
+  c.set_output(0, PartialShape(std::move(dims)));
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterIndexingOps(OpRegistry& r) {
@@ -318,6 +346,14 @@ void RegisterIndexingOps(OpRegistry& r) {
   Add(r, B("GatherNd").Input("params: Tparams").Input("indices: Tindices").Output("output: Tparams")
              .Attr("Tparams: type").Attr("Tindices: {int16, int32, int64}").Attr("bad_indices_policy: string = ''"),
       GatherNdShape);
+  for (const char* name : {"UnsortedSegmentSum", "UnsortedSegmentProd", "UnsortedSegmentMax", "UnsortedSegmentMin"}) {
+    const std::string_view n(name);
+    const bool real = n.ends_with("Max") || n.ends_with("Min");  // they need an order
+    Add(r, B(name).Input("data: T").Input("segment_ids: Tindices").Input("num_segments: Tnumsegments")
+               .Output("output: T").Attr(real ? "T: realnumbertype" : "T: numbertype")
+               .Attr("Tindices: {int16, int32, int64}").Attr("Tnumsegments: {int32, int64} = DT_INT32"),
+        UnsortedSegmentShape);
+  }
 }
 
 }  // namespace graft::ops

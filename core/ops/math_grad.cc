@@ -16,7 +16,6 @@
 namespace graft::ops {
 namespace {
 
-using Fn = Status (*)(GradientContext&);
 
 DType TypeOf(const Output& t) { return t.node->output_type(t.index); }
 
@@ -186,16 +185,23 @@ Status SelectV2Grad(GradientContext& ctx) { return SelectGradImpl(ctx, true); }
 
 // ---- Reductions. The input's shape with the reduced axes kept as 1: a constant when the
 // shape is known, else Shape(x) * keep + drop (keep 1 and drop 0 on kept axes, 0 and 1 on
-// reduced ones). The axes must be constant and the input's rank known.
+// reduced ones). With axes that are not a constant or a rank that is not known, it is computed
+// when run (TensorFlow's reduced_shape): DynamicStitch puts 1 at each axis of Shape(x).
 Status KeptShape(GradientContext& ctx, GradOps& b, Output* kept, std::vector<bool>* reduced) {
   Output x = ctx.input(0);
   const PartialShape& shape = x.node->output_shape(x.index);
   std::vector<int64_t> axes;
-  if (!ConstInts(ctx.input(1), &axes)) {
-    return errors::Unimplemented("the reduction axes must be a constant (input 1 is ", Graph::TensorName(ctx.input(1)),
-                                 ")");
+  if (!ConstInts(ctx.input(1), &axes) || !shape.known_rank()) {
+    Output rank = b.Rank(x);
+    Output ax = ctx.input(1);
+    if (TypeOf(ax) != DType::kInt32) ax = b.Cast(ax, DType::kInt32);
+    ax = b.Op("FloorMod", {b.Add(ax, rank), rank});
+    Output all = b.Op("Range", {b.Int32(0), rank, b.Int32(1)});
+    Output ones = b.Fill(b.Shape(ax), b.Int32(1));
+    Node* n = b.AddOp("DynamicStitch", {NodeSpec::InputArg{{all, ax}, true}, NodeSpec::InputArg{{b.Shape(x), ones}, true}});
+    if (n != nullptr) *kept = Output{n, 0};
+    return b.status();
   }
-  if (!shape.known_rank()) return errors::Unimplemented("the input's rank must be known");
   const int rank = shape.rank();
   reduced->assign(static_cast<size_t>(rank), false);
   for (int64_t a : axes) {
@@ -403,77 +409,68 @@ Status EinsumGrad(GradientContext& ctx) {
   return Status::Ok();
 }
 
-void Reg(GradientRegistry& r, const char* name, Fn fn) {
-  Status s = r.Register(name, fn);
-  if (!s.ok()) {
-    std::fprintf(stderr, "graft: invalid built-in gradient: %s\n", s.message().c_str());
-    std::abort();
-  }
-}
-
 }  // namespace
 
 void RegisterMathGradients(GradientRegistry& r) {
-  Reg(r, "Add", AddGrad);
-  Reg(r, "AddV2", AddGrad);
-  Reg(r, "Sub", SubGrad);
-  Reg(r, "Mul", MulGrad);
-  Reg(r, "Div", DivGrad);
-  Reg(r, "RealDiv", DivGrad);
-  Reg(r, "DivNoNan", DivNoNanGrad);
-  Reg(r, "Pow", PowGrad);
-  Reg(r, "Maximum", MaximumGrad);
-  Reg(r, "Minimum", MinimumGrad);
-  Reg(r, "SquaredDifference", SquaredDifferenceGrad);
-  Reg(r, "Atan2", Atan2Grad);
-  Reg(r, "Neg", NegGrad);
-  Reg(r, "Abs", AbsGrad);
-  Reg(r, "Sign", SignGrad);
-  Reg(r, "Square", SquareGrad);
-  Reg(r, "Sqrt", SqrtGrad);
-  Reg(r, "Rsqrt", RsqrtGrad);
-  Reg(r, "Reciprocal", ReciprocalGrad);
-  Reg(r, "Exp", ExpGrad);
-  Reg(r, "Expm1", Expm1Grad);
-  Reg(r, "Log", LogGrad);
-  Reg(r, "Log1p", Log1pGrad);
-  Reg(r, "Sin", SinGrad);
-  Reg(r, "Cos", CosGrad);
-  Reg(r, "Tan", TanGrad);
-  Reg(r, "Asin", AsinGrad);
-  Reg(r, "Acos", AcosGrad);
-  Reg(r, "Atan", AtanGrad);
-  Reg(r, "Sinh", SinhGrad);
-  Reg(r, "Cosh", CoshGrad);
-  Reg(r, "Asinh", AsinhGrad);
-  Reg(r, "Acosh", AcoshGrad);
-  Reg(r, "Atanh", AtanhGrad);
-  Reg(r, "Tanh", TanhGrad);
-  Reg(r, "Sigmoid", SigmoidGrad);
-  Reg(r, "Erf", ErfGrad);
-  Reg(r, "Einsum", EinsumGrad);
-  Reg(r, "Cast", CastGrad);
-  Reg(r, "AddN", AddNGrad);
-  Reg(r, "Select", SelectGrad);
-  Reg(r, "SelectV2", SelectV2Grad);
-  Reg(r, "Sum", SumGrad);
-  Reg(r, "Mean", MeanGrad);
-  Reg(r, "Max", MaxMinReductionGrad);
-  Reg(r, "Min", MaxMinReductionGrad);
-  Reg(r, "Prod", ProdGrad);
-  Reg(r, "Identity", IdentityGrad);
-  Reg(r, "Snapshot", IdentityGrad);
-  Reg(r, "PlaceholderWithDefault", IdentityGrad);
+  AddGradient(r, "Add", AddGrad);
+  AddGradient(r, "AddV2", AddGrad);
+  AddGradient(r, "Sub", SubGrad);
+  AddGradient(r, "Mul", MulGrad);
+  AddGradient(r, "Div", DivGrad);
+  AddGradient(r, "RealDiv", DivGrad);
+  AddGradient(r, "DivNoNan", DivNoNanGrad);
+  AddGradient(r, "Pow", PowGrad);
+  AddGradient(r, "Maximum", MaximumGrad);
+  AddGradient(r, "Minimum", MinimumGrad);
+  AddGradient(r, "SquaredDifference", SquaredDifferenceGrad);
+  AddGradient(r, "Atan2", Atan2Grad);
+  AddGradient(r, "Neg", NegGrad);
+  AddGradient(r, "Abs", AbsGrad);
+  AddGradient(r, "Sign", SignGrad);
+  AddGradient(r, "Square", SquareGrad);
+  AddGradient(r, "Sqrt", SqrtGrad);
+  AddGradient(r, "Rsqrt", RsqrtGrad);
+  AddGradient(r, "Reciprocal", ReciprocalGrad);
+  AddGradient(r, "Exp", ExpGrad);
+  AddGradient(r, "Expm1", Expm1Grad);
+  AddGradient(r, "Log", LogGrad);
+  AddGradient(r, "Log1p", Log1pGrad);
+  AddGradient(r, "Sin", SinGrad);
+  AddGradient(r, "Cos", CosGrad);
+  AddGradient(r, "Tan", TanGrad);
+  AddGradient(r, "Asin", AsinGrad);
+  AddGradient(r, "Acos", AcosGrad);
+  AddGradient(r, "Atan", AtanGrad);
+  AddGradient(r, "Sinh", SinhGrad);
+  AddGradient(r, "Cosh", CoshGrad);
+  AddGradient(r, "Asinh", AsinhGrad);
+  AddGradient(r, "Acosh", AcoshGrad);
+  AddGradient(r, "Atanh", AtanhGrad);
+  AddGradient(r, "Tanh", TanhGrad);
+  AddGradient(r, "Sigmoid", SigmoidGrad);
+  AddGradient(r, "Erf", ErfGrad);
+  AddGradient(r, "Einsum", EinsumGrad);
+  AddGradient(r, "Cast", CastGrad);
+  AddGradient(r, "AddN", AddNGrad);
+  AddGradient(r, "Select", SelectGrad);
+  AddGradient(r, "SelectV2", SelectV2Grad);
+  AddGradient(r, "Sum", SumGrad);
+  AddGradient(r, "Mean", MeanGrad);
+  AddGradient(r, "Max", MaxMinReductionGrad);
+  AddGradient(r, "Min", MaxMinReductionGrad);
+  AddGradient(r, "Prod", ProdGrad);
+  AddGradient(r, "Identity", IdentityGrad);
+  AddGradient(r, "Snapshot", IdentityGrad);
+  AddGradient(r, "PlaceholderWithDefault", IdentityGrad);
   // A variable's value read from its handle: the gradient flows to the handle (the resource
   // tensor), so that gradients with respect to a variable's handle sum over all its reads.
-  Reg(r, "ReadVariableOp", IdentityGrad);
+  AddGradient(r, "ReadVariableOp", IdentityGrad);
   for (const char* name : {"StopGradient", "Floor", "Ceil", "Round", "Rint", "FloorDiv", "FloorMod", "TruncateDiv",
                            "TruncateMod", "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual",
                            "LogicalAnd", "LogicalOr", "LogicalNot", "IsNan", "IsInf", "IsFinite", "ArgMax", "ArgMin",
                            "Shape", "ShapeN", "Size", "Rank", "ZerosLike", "OnesLike", "BroadcastGradientArgs",
                            "Const", "Placeholder", "Range", "OneHot", "Where"}) {
-    Status s = r.RegisterNotDifferentiable(name);
-    if (!s.ok()) std::abort();
+    AddGradient(r, name, nullptr);
   }
 }
 

@@ -14,7 +14,6 @@
 namespace graft::ops {
 namespace {
 
-using Fn = Status (*)(GradientContext&);
 
 DType TypeOf(const Output& t) { return t.node->output_type(t.index); }
 
@@ -399,45 +398,37 @@ Status FusedBatchNormV3Grad(GradientContext& ctx) {
   return Finish(ctx, b, {{0, dx}, {1, dscale}, {2, doffset}});
 }
 
-void Reg(GradientRegistry& r, const char* name, Fn fn) {
-  Status s = r.Register(name, fn);
-  if (!s.ok()) {
-    std::fprintf(stderr, "graft: invalid built-in gradient: %s\n", s.message().c_str());
-    std::abort();
-  }
-}
-
 }  // namespace
 
 void RegisterNnGradients(GradientRegistry& r) {
-  Reg(r, "Relu", ReluGrad);
-  Reg(r, "Relu6", Relu6Grad);
-  Reg(r, "Elu", EluGrad);
-  Reg(r, "Selu", SeluGrad);
-  Reg(r, "Softplus", SoftplusGrad);
-  Reg(r, "Softsign", SoftsignGrad);
-  Reg(r, "LeakyRelu", LeakyReluGrad);
-  Reg(r, "BiasAdd", BiasAddGrad);
-  Reg(r, "ReluGrad", ReluGradGrad);
-  Reg(r, "Relu6Grad", ReluGradGrad);
-  Reg(r, "SigmoidGrad", SigmoidGradGrad);
-  Reg(r, "TanhGrad", TanhGradGrad);
-  Reg(r, "BiasAddGrad", BiasAddGradGrad);
-  Reg(r, "MatMul", MatMulGrad);
-  Reg(r, "BatchMatMulV2", BatchMatMulV2Grad);
-  Reg(r, "Softmax", SoftmaxGrad);
-  Reg(r, "LogSoftmax", LogSoftmaxGrad);
-  Reg(r, "L2Loss", L2LossGrad);
-  Reg(r, "SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxCrossEntropyWithLogitsGrad);
-  Reg(r, "SoftmaxCrossEntropyWithLogits", SoftmaxCrossEntropyWithLogitsGrad);
-  Reg(r, "Conv2D", Conv2DGrad);
-  Reg(r, "DepthwiseConv2dNative", DepthwiseConv2dNativeGrad);
-  Reg(r, "MaxPool", MaxPoolGrad);
-  Reg(r, "AvgPool", AvgPoolGrad);
-  Reg(r, "Conv2DBackpropInput", Conv2DBackpropInputGrad);
-  Reg(r, "Conv2DBackpropFilter", Conv2DBackpropFilterGrad);
-  Reg(r, "AvgPoolGrad", AvgPoolGradGrad);
-  Reg(r, "FusedBatchNormV3", FusedBatchNormV3Grad);
+  AddGradient(r, "Relu", ReluGrad);
+  AddGradient(r, "Relu6", Relu6Grad);
+  AddGradient(r, "Elu", EluGrad);
+  AddGradient(r, "Selu", SeluGrad);
+  AddGradient(r, "Softplus", SoftplusGrad);
+  AddGradient(r, "Softsign", SoftsignGrad);
+  AddGradient(r, "LeakyRelu", LeakyReluGrad);
+  AddGradient(r, "BiasAdd", BiasAddGrad);
+  AddGradient(r, "ReluGrad", ReluGradGrad);
+  AddGradient(r, "Relu6Grad", ReluGradGrad);
+  AddGradient(r, "SigmoidGrad", SigmoidGradGrad);
+  AddGradient(r, "TanhGrad", TanhGradGrad);
+  AddGradient(r, "BiasAddGrad", BiasAddGradGrad);
+  AddGradient(r, "MatMul", MatMulGrad);
+  AddGradient(r, "BatchMatMulV2", BatchMatMulV2Grad);
+  AddGradient(r, "Softmax", SoftmaxGrad);
+  AddGradient(r, "LogSoftmax", LogSoftmaxGrad);
+  AddGradient(r, "L2Loss", L2LossGrad);
+  AddGradient(r, "SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxCrossEntropyWithLogitsGrad);
+  AddGradient(r, "SoftmaxCrossEntropyWithLogits", SoftmaxCrossEntropyWithLogitsGrad);
+  AddGradient(r, "Conv2D", Conv2DGrad);
+  AddGradient(r, "DepthwiseConv2dNative", DepthwiseConv2dNativeGrad);
+  AddGradient(r, "MaxPool", MaxPoolGrad);
+  AddGradient(r, "AvgPool", AvgPoolGrad);
+  AddGradient(r, "Conv2DBackpropInput", Conv2DBackpropInputGrad);
+  AddGradient(r, "Conv2DBackpropFilter", Conv2DBackpropFilterGrad);
+  AddGradient(r, "AvgPoolGrad", AvgPoolGradGrad);
+  AddGradient(r, "FusedBatchNormV3", FusedBatchNormV3Grad);
 }
 
 }  // namespace graft::ops

@@ -7,6 +7,7 @@
 // only where their own inputs say something. Reference variables (VariableV2 + Assign*) output
 // Ref(dtype) with the `shape` attr's shape.
 #include <initializer_list>
+#include <string_view>
 
 #include "core/ops/builtin_ops.h"
 #include "core/ops/common_shape_fns.h"
@@ -158,6 +159,49 @@ void RegisterStateOps(OpRegistry& r) {
         OpDefBuilder(name).Input("resource: resource").Input("value: dtype").Attr("dtype: type").SetIsStateful(),
         shape_fns::NoOutputs);
   }
+
+  // Row access. Without handle data, ResourceGather's output shape is known only to be
+  // indices' shape followed by something; scatters check updates against the variable when run.
+  Add(r,
+      OpDefBuilder("ResourceGather")
+          .Input("resource: resource")
+          .Input("indices: Tindices")
+          .Attr("batch_dims: int = 0")
+          .Attr("validate_indices: bool = true")
+          .Output("output: dtype")
+          .Attr("dtype: type")
+          .Attr("Tindices: {int32, int64}")
+          .SetIsStateful(),
+      shape_fns::Unknown);
+  for (const char* name : {"ResourceScatterAdd", "ResourceScatterSub", "ResourceScatterMul", "ResourceScatterDiv",
+                           "ResourceScatterMin", "ResourceScatterMax", "ResourceScatterUpdate"}) {
+    const std::string_view n(name);
+    const char* types = n.ends_with("Update") ? "dtype: type"
+                        : (n.ends_with("Min") || n.ends_with("Max")) ? "dtype: realnumbertype"
+                                                                     : "dtype: numbertype";
+    Add(r,
+        OpDefBuilder(name)
+            .Input("resource: resource")
+            .Input("indices: Tindices")
+            .Input("updates: dtype")
+            .Attr(types)
+            .Attr("Tindices: {int32, int64}")
+            .SetIsStateful(),
+        [](InferenceContext& c) -> Status {
+          GRAFT_RETURN_IF_ERROR(c.WithScalar(0));
+          return Status::Ok();
+        });
+  }
+  Add(r,
+      OpDefBuilder("VariableShape")
+          .Input("input: resource")
+          .Output("output: out_type")
+          .Attr("out_type: {int32, int64} = DT_INT32")
+          .SetIsStateful(),
+      [](InferenceContext& c) -> Status {
+        c.set_output(0, PartialShape({kUnknownDim}));
+        return Status::Ok();
+      });
 
   Add(r, OpDefBuilder("VarIsInitializedOp").Input("resource: resource").Output("is_initialized: bool").SetIsStateful(),
       shape_fns::Scalar);

@@ -28,6 +28,8 @@ void RegisterBuiltinKernels(KernelRegistry& r) {
   cpu::RegisterCheckpointKernels(r);
   cpu::RegisterTensorListKernels(r);
   cpu::RegisterStackKernels(r);
+  cpu::RegisterSegmentKernels(r);
+  cpu::RegisterSparseVariableKernels(r);
   cpu::RegisterFloat16Kernels(r);  // last: it wraps the float32 kernels above
 }
 

@@ -30,6 +30,8 @@ void RegisterNnGradKernels(KernelRegistry& r);     // nn_grad_kernels.cc
 void RegisterCheckpointKernels(KernelRegistry& r);  // checkpoint_kernels.cc
 void RegisterTensorListKernels(KernelRegistry& r);  // tensor_list_kernels.cc
 void RegisterStackKernels(KernelRegistry& r);       // stack_kernels.cc
+void RegisterSegmentKernels(KernelRegistry& r);     // segment_kernels.cc
+void RegisterSparseVariableKernels(KernelRegistry& r);  // sparse_variable_kernels.cc
 // Last: float16/bfloat16 kernels made from the float32 kernels registered before it.
 void RegisterFloat16Kernels(KernelRegistry& r);     // float16_kernels.cc
 

@@ -94,6 +94,7 @@ struct Case {
 // checked where its inputs can be built, against TensorFlow's values or a closed form.
 const std::map<std::string, std::string> kNotChecked = {
     {"ReadVariableOp", "its input is a resource handle; tests/c_api/test_tape.c and test_gradient_tape.py"},
+    {"ResourceGather", "its input is a resource handle; tests/c_api/test_kernels_sparse.c"},
     {"PartitionedCall", "takes a function attr; test_tape.c (function under a tape) and the call conformance cases"},
     {"StatefulPartitionedCall", "takes a function attr; test_tape.c and the saved-model gradient cases"},
     {"If", "branches are functions; test_control_flow_gradients.c (values and second derivatives)"},
@@ -282,6 +283,9 @@ std::vector<Case> Table() {
   t.push_back({"Tile", {F({2, 3}), I32({2, 1})}, {}, true});
   t.push_back({"GatherV2", {F({4, 3}), I32({3, 0, 3}), I32Scalar(0)}});
   t.push_back({"GatherV2", {F({2, 4}), I32({1, 1, 2}), I32Scalar(1)}});
+  t.push_back({"GatherV2", {F({3, 2, 2}), I32Shaped({2, 2}, {2, 0, 2, 2}), I32Scalar(0)}, {}, true});
+  t.push_back({"UnsortedSegmentSum", {F({4, 3}), I32({1, -1, 1, 0}), I32Scalar(3)}, {}, true});
+  t.push_back({"UnsortedSegmentSum", {F({2, 2, 3}), I32Shaped({2, 2}, {0, 2, 2, 1}), I32Scalar(3)}});
   t.push_back({"StridedSlice", {F({4, 5}), I32({1, -1}), I32({4, 0}), I32({2, -2})}});
   t.push_back({"StridedSlice",
                {F({3, 4, 2}), I32({0, 1}), I32({0, 3}), I32({1, 1})},

@@ -33,7 +33,7 @@ from graft.ops import (constant, identity, identity_n, stop_gradient, cast, zero
                        reduce_max, reduce_min, reduce_prod, reduce_all, reduce_any, argmax, argmin, check_numerics,
                        print, Assert, top_k)
 from graft.function import function, Function, ConcreteFunction, TensorSpec
-from graft.variables import Variable, Module, GraphKeys
+from graft.variables import Variable, Module, GraphKeys, IndexedSlices
 from graft.control_flow import cond, while_loop, TensorArray
 from graft.backprop import GradientTape
 from graft.py_function import py_function, numpy_function
@@ -54,6 +54,7 @@ neg = negative
 mod = floormod
 random_normal = _ops.random_normal
 random_uniform = _ops.random_uniform
+unsorted_segment_sum = _ops.unsorted_segment_sum
 
 
 def _namespace(name, **members):
@@ -84,7 +85,9 @@ math = _namespace("math", add=add, subtract=subtract, multiply=multiply, divide=
                   add_n=add_n, reduce_sum=reduce_sum, reduce_mean=reduce_mean, reduce_max=reduce_max,
                   reduce_min=reduce_min, reduce_prod=reduce_prod, reduce_all=reduce_all, reduce_any=reduce_any,
                   argmax=argmax, argmin=argmin, cumsum=cumsum, top_k=top_k, softplus=_ops.softplus,
-                  truncatediv=truncatediv, truncatemod=truncatemod, realdiv=realdiv, matmul=matmul)
+                  truncatediv=truncatediv, truncatemod=truncatemod, realdiv=realdiv, matmul=matmul,
+                  unsorted_segment_sum=_ops.unsorted_segment_sum, unsorted_segment_prod=_ops.unsorted_segment_prod,
+                  unsorted_segment_max=_ops.unsorted_segment_max, unsorted_segment_min=_ops.unsorted_segment_min)
 linalg = _namespace("linalg", matmul=matmul, eye=eye, einsum=einsum)
 random = _namespace("random", normal=_ops.random_normal, uniform=_ops.random_uniform,
                     truncated_normal=_ops.truncated_normal, set_seed=_ops.set_seed)

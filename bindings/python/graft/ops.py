@@ -254,8 +254,27 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     axis = batch_dims if axis is None else axis
+    if hasattr(params, "sparse_read") and isinstance(axis, int) and axis == 0 and batch_dims == 0:
+        # A variable's rows are read without reading the whole variable (ResourceGather), as TF.
+        return params.sparse_read(indices, name=name)
     return _one("GatherV2", [convert_to_tensor(params), convert_to_tensor(indices),
                              convert_to_tensor(axis, dtype_hint=_dtypes.int32)], {"batch_dims": batch_dims}, name=name)
+
+
+def _unsorted_segment(op_type):
+    def reduce(data, segment_ids, num_segments, name=None):
+        return _one(op_type, [convert_to_tensor(data), convert_to_tensor(segment_ids, dtype_hint=_dtypes.int32),
+                              convert_to_tensor(num_segments, dtype_hint=_dtypes.int32)], name=name)
+    reduce.__name__ = "unsorted_segment_" + op_type[len("UnsortedSegment"):].lower()
+    reduce.__doc__ = (f"{op_type}: rows of data folded into num_segments rows by segment_ids (negative ids "
+                      "are dropped), as tf.math." + reduce.__name__ + ".")
+    return reduce
+
+
+unsorted_segment_sum = _unsorted_segment("UnsortedSegmentSum")
+unsorted_segment_prod = _unsorted_segment("UnsortedSegmentProd")
+unsorted_segment_max = _unsorted_segment("UnsortedSegmentMax")
+unsorted_segment_min = _unsorted_segment("UnsortedSegmentMin")
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):

@@ -201,6 +201,55 @@ class Variable:
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         return self._update("variable_assign_sub", "AssignSubVariableOp", delta, read_value)
 
+    # -- rows: reading some rows, updating some rows in place
+    def _handle_input(self):
+        return self._handle_tensor if self._graph is not None else EagerTensor(self._handle)
+
+    def sparse_read(self, indices, name=None):
+        """The rows of the variable at indices (ResourceGather): gather(variable, indices)
+        without reading the whole variable; the gradient reaches the variable."""
+        if self._graph is None and _backprop._active.tapes:
+            _backprop._variable_accessed(self)
+        indices = convert_to_tensor(indices, dtype_hint=_dtypes.int32)
+        t = _fw.apply_op("ResourceGather", [self._handle_input(), indices], {"dtype": self._dtype}, name=name)[0]
+        if self._shape.rank and indices.shape.rank is not None and not isinstance(t, EagerTensor):
+            # indices' shape, then a row's shape (the op cannot see the variable's shape).
+            t._out().set_shape(_fw._shape_to_c(indices.shape.concatenate(self._shape[1:])))
+        return t
+
+    def _scatter(self, op_type, sparse_delta, name):
+        if not isinstance(sparse_delta, IndexedSlices):
+            raise TypeError(f"sparse_delta is not IndexedSlices: {sparse_delta!r}")
+        indices = convert_to_tensor(sparse_delta.indices, dtype_hint=_dtypes.int32)
+        values = convert_to_tensor(sparse_delta.values, dtype=self._dtype)
+        op = _fw.apply_op(op_type, [self._handle_input(), indices, values], {"dtype": self._dtype}, name=name)
+        if self._graph is not None:
+            with self._graph.control_dependencies([op]):
+                return _fw.apply_op("ReadVariableOp", [self._handle_tensor], {"dtype": self._dtype})[0]
+        return self
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """Adds sparse_delta.values to the rows sparse_delta.indices (rows named twice add twice)."""
+        return self._scatter("ResourceScatterAdd", sparse_delta, name)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("ResourceScatterSub", sparse_delta, name)
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("ResourceScatterMul", sparse_delta, name)
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("ResourceScatterDiv", sparse_delta, name)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("ResourceScatterMax", sparse_delta, name)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("ResourceScatterMin", sparse_delta, name)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter("ResourceScatterUpdate", sparse_delta, name)
+
     def eval(self, session=None):
         return self._graph_read.eval(session=session)
 
@@ -277,6 +326,22 @@ class _TracedVariable(Variable):
         value = convert_to_tensor(value, dtype=self._dtype)
         _fw.apply_op(graph_op, [self._handle_arg, value], {})
         return self.read_value() if read_value else None
+
+    def _handle_input(self):
+        return self._handle_arg
+
+
+class IndexedSlices:
+    """Rows of a dense tensor: values (one row per index), indices, and optionally the dense
+    shape, as tf.IndexedSlices; what Variable.scatter_* take. (Graft's gradients are dense.)"""
+
+    def __init__(self, values, indices, dense_shape=None):
+        self.values = values
+        self.indices = indices
+        self.dense_shape = dense_shape
+
+    def __repr__(self):
+        return f"IndexedSlices(indices={self.indices!r}, values={self.values!r}, dense_shape={self.dense_shape!r})"
 
 
 def global_variables(scope=None):

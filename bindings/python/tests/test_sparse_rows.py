@@ -1,0 +1,109 @@
+"""Row-wise reads and updates of variables (sparse_read / gather on a variable, scatter_*), the
+unsorted segment reductions, and their gradients: eagerly, in graft.function and in a Graph."""
+import numpy as np
+import pytest
+
+import graft
+
+TABLE = np.arange(12, dtype=np.float32).reshape(4, 3)
+
+
+def test_unsorted_segment_sum_and_friends():
+    data = np.array([[1, 2], [3, 4], [5, 6]], np.float32)
+    ids = [0, -1, 0]
+    np.testing.assert_allclose(graft.math.unsorted_segment_sum(data, ids, 3).numpy(), [[6, 8], [0, 0], [0, 0]])
+    np.testing.assert_allclose(graft.math.unsorted_segment_prod(data, ids, 2).numpy(), [[5, 12], [1, 1]])
+    np.testing.assert_allclose(graft.math.unsorted_segment_max(data, ids, 1).numpy(), [[5, 6]])
+    with pytest.raises(graft.errors.InvalidArgumentError, match=r"segment_ids\[2\] = 5 is out of range \[0, 3\)"):
+        graft.math.unsorted_segment_sum(data, [0, 1, 5], 3)
+
+
+def test_gather_on_variable_reads_rows_and_differentiates():
+    v = graft.Variable(TABLE)
+    with graft.GradientTape() as tape:
+        rows = graft.gather(v, [3, 1, 3])
+        loss = graft.reduce_sum(rows * rows)
+    np.testing.assert_allclose(rows.numpy(), TABLE[[3, 1, 3]])
+    (g,) = tape.gradient(loss, [v])
+    want = np.zeros_like(TABLE)
+    for i in (3, 1, 3):
+        want[i] += 2 * TABLE[i]
+    np.testing.assert_allclose(g.numpy(), want)
+    assert [w.name for w in tape.watched_variables()] == [v.name]
+
+
+def test_gather_gradient_of_a_tensor_with_repeats():
+    x = graft.constant(TABLE)
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        y = graft.reduce_sum(graft.gather(x, [[0, 0], [2, 0]]))
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [[3, 3, 3], [0, 0, 0], [1, 1, 1], [0, 0, 0]])
+
+
+def test_scatter_updates_in_place_eagerly():
+    v = graft.Variable(TABLE)
+    before = v.read_value()
+    v.scatter_add(graft.IndexedSlices(values=np.ones((2, 3), np.float32), indices=[1, 1]))
+    want = TABLE.copy()
+    want[1] += 2
+    np.testing.assert_allclose(v.numpy(), want)
+    np.testing.assert_allclose(before.numpy(), TABLE)  # a value read earlier is not changed under the reader
+    v.scatter_update(graft.IndexedSlices(values=[[-1, -1, -1]], indices=[0]))
+    want[0] = -1
+    np.testing.assert_allclose(v.numpy(), want)
+    with pytest.raises(graft.errors.InvalidArgumentError, match=r"indices\[0\] = 9 is not in \[0, 4\)"):
+        v.scatter_sub(graft.IndexedSlices(values=[[1, 1, 1]], indices=[9]))
+    np.testing.assert_allclose(v.numpy(), want)
+    with pytest.raises(TypeError, match="IndexedSlices"):
+        v.scatter_add([1, 2, 3])
+
+
+def test_embedding_training_step_in_a_function():
+    emb = graft.Variable(TABLE)
+    opt = graft.optimizers.SGD(learning_rate=0.5)
+
+    @graft.function
+    def step(ids):
+        with graft.GradientTape() as tape:
+            loss = graft.reduce_sum(graft.gather(emb, ids))
+        grads = tape.gradient(loss, [emb])
+        opt.apply_gradients(zip(grads, [emb]))
+        return loss
+
+    step(graft.constant([2, 2, 0]))
+    want = TABLE.copy()
+    want[2] -= 1.0
+    want[0] -= 0.5
+    np.testing.assert_allclose(emb.numpy(), want)
+
+
+def test_scatter_and_sparse_read_in_a_function():
+    v = graft.Variable(np.zeros((3, 2), np.float32))
+
+    @graft.function
+    def bump(i):
+        v.scatter_add(graft.IndexedSlices(values=graft.ones([1, 2]), indices=graft.reshape(i, [1])))
+        return v.sparse_read(i)
+
+    bump(graft.constant(1))
+    np.testing.assert_allclose(bump(graft.constant(1)).numpy(), [2, 2])
+    np.testing.assert_allclose(v.numpy(), [[0, 0], [2, 2], [0, 0]])
+
+
+def test_rows_in_a_graph():
+    g = graft.Graph()
+    with g.as_default():
+        v = graft.Variable(TABLE, name="emb")
+        rows = graft.gather(v, [1, 2])
+        assert rows.op.type == "ResourceGather"
+        (dv,) = graft.gradients(graft.reduce_sum(rows), [v])
+        upd = v.scatter_sub(graft.IndexedSlices(values=graft.ones([1, 3]), indices=[2]))
+        init = graft.compat.v1.global_variables_initializer()
+    with graft.compat.v1.Session(graph=g) as sess:
+        sess.run(init)
+        np.testing.assert_allclose(sess.run(rows), TABLE[[1, 2]])
+        np.testing.assert_allclose(sess.run(dv), [[0, 0, 0], [1, 1, 1], [1, 1, 1], [0, 0, 0]])
+        after = sess.run(upd)
+    want = TABLE.copy()
+    want[2] -= 1
+    np.testing.assert_allclose(after, want)

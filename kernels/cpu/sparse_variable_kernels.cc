@@ -1,0 +1,195 @@
+// CPU kernels for reading and updating rows of resource variables: ResourceGather (an
+// embedding lookup without reading the whole variable), ResourceScatterAdd / Sub / Mul / Div /
+// Min / Max / Update (row updates in place), and VariableShape.
+//
+// A gather takes a reference to the variable's value under its lock, so a later update copies
+// instead of writing under it (variable_access.h's copy-on-write rule); a scatter writes into
+// the variable's own buffer when nothing else holds it, so updating k rows costs k rows, not
+// the variable. Every index (and, for integer division, every divisor) is checked before
+// anything is written: a failed update leaves the variable as it was.
+#include <algorithm>
+#include <complex>
+#include <string>
+#include <type_traits>
+
+#include "kernels/cpu/data_movement.h"
+#include "kernels/cpu/gather.h"
+#include "kernels/cpu/kernel_util.h"
+#include "kernels/cpu/register.h"
+#include "kernels/cpu/variable_access.h"
+
+namespace graft::cpu {
+namespace {
+
+// ResourceGather: output = value[indices] along axis batch_dims (TensorFlow's definition).
+template <typename T>
+class ResourceGatherKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Init() {
+    GRAFT_RETURN_IF_ERROR(GetAttr(node(), "batch_dims", &batch_dims_));
+    return GetAttr(node(), "dtype", &dtype_);
+  }
+  Status Compute(OpKernelContext& ctx) const override {
+    std::shared_ptr<Variable> var;
+    std::string name;
+    GRAFT_RETURN_IF_ERROR(InputVariable(ctx, 0, &var, &name));
+    Tensor value;
+    {
+      MultiLock lock({var.get()});
+      GRAFT_RETURN_IF_ERROR(CheckVariable(*var, name, dtype_));
+      value = var->value;
+    }
+    if (value.rank() == 0) return errors::InvalidArgument("ResourceGather of variable '", name, "', which is a scalar");
+    return Gather<T>(ctx, 0, value, ctx.input(1), batch_dims_, batch_dims_);
+  }
+
+ private:
+  int64_t batch_dims_ = 0;
+  DType dtype_ = DType::kInvalid;
+};
+
+struct ScatterAdd {
+  template <typename T>
+  static void Apply(T& d, T u) { d = WrapAdd(d, u); }
+};
+struct ScatterSub {
+  template <typename T>
+  static void Apply(T& d, T u) { d = WrapSub(d, u); }
+};
+struct ScatterMul {
+  template <typename T>
+  static void Apply(T& d, T u) { d = WrapMul(d, u); }
+};
+struct ScatterDiv {
+  template <typename T>
+  static void Apply(T& d, T u) { d = d / u; }
+};
+struct ScatterMin {
+  template <typename T>
+  static void Apply(T& d, T u) { d = u < d ? u : d; }
+};
+struct ScatterMax {
+  template <typename T>
+  static void Apply(T& d, T u) { d = u > d ? u : d; }
+};
+struct ScatterUpdate {
+  template <typename T>
+  static void Apply(T& d, T u) { d = u; }
+};
+
+// ResourceScatter<Op>(resource, indices, updates): for each i, value[indices[i], ...] op=
+// updates[i, ...]; updates has shape indices.shape + value.shape[1:], or is a scalar applied
+// to every named row.
+template <typename T, typename Op>
+class ResourceScatterKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Init() { return GetAttr(node(), "dtype", &dtype_); }
+  Status Compute(OpKernelContext& ctx) const override {
+    std::shared_ptr<Variable> var;
+    std::string name;
+    GRAFT_RETURN_IF_ERROR(InputVariable(ctx, 0, &var, &name));
+    const Tensor& indices = ctx.input(1);
+    const Tensor& updates = ctx.input(2);
+    Dims idx;
+    GRAFT_RETURN_IF_ERROR(ReadIndexTensor(indices, "indices", &idx));
+    if constexpr (std::is_same_v<Op, ScatterDiv> && std::is_integral_v<T>) {
+      const T* u = updates.data<T>();
+      for (int64_t i = 0; i < updates.num_elements(); ++i) {
+        if (u[i] == T(0)) return errors::InvalidArgument("updates of variable '", name, "' divide by zero");
+      }
+    }
+    MultiLock lock({var.get()});
+    GRAFT_RETURN_IF_ERROR(CheckVariable(*var, name, dtype_));
+    const Dims& vd = var->value.dims();
+    if (vd.empty()) return errors::InvalidArgument("cannot scatter into variable '", name, "', which is a scalar");
+    const int64_t rows = vd[0];
+    for (size_t i = 0; i < idx.size(); ++i) {
+      if (idx[i] < 0 || idx[i] >= rows) {
+        return errors::InvalidArgument("indices", IndexText(indices.dims(), static_cast<int64_t>(i)), " = ", idx[i],
+                                       " is not in [0, ", rows, ") (the rows of variable '", name, "')");
+      }
+    }
+    Dims expected = indices.dims();
+    expected.insert(expected.end(), vd.begin() + 1, vd.end());
+    const bool scalar = updates.rank() == 0;
+    if (!scalar && updates.dims() != expected) {
+      return errors::ShapeError("updates of variable '", name, "' (shape ", ShapeText(vd), ") have shape ",
+                                ShapeText(updates.dims()), ", expected ", ShapeText(expected), " or a scalar");
+    }
+    if (idx.empty()) return Status::Ok();
+    int64_t inner = 1;
+    for (size_t d = 1; d < vd.size(); ++d) inner *= vd[d];
+    Tensor* value = nullptr;
+    GRAFT_RETURN_IF_ERROR(WritableValue(*var, &value));
+    T* w = value->data<T>();
+    const T* u = updates.data<T>();
+    for (size_t i = 0; i < idx.size(); ++i) {
+      T* row = w + idx[i] * inner;
+      const T* from = u + (scalar ? 0 : static_cast<int64_t>(i) * inner);
+      for (int64_t j = 0; j < inner; ++j) Op::Apply(row[j], scalar ? from[0] : from[j]);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  DType dtype_ = DType::kInvalid;
+};
+
+// VariableShape: the shape of the variable's current value, as int32 or int64.
+class VariableShapeKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Init() { return GetAttr(node(), "out_type", &out_type_); }
+  Status Compute(OpKernelContext& ctx) const override {
+    std::shared_ptr<Variable> var;
+    std::string name;
+    GRAFT_RETURN_IF_ERROR(InputVariable(ctx, 0, &var, &name));
+    Dims dims;
+    {
+      MultiLock lock({var.get()});
+      if (!var->initialized) return errors::FailedPrecondition("the shape of variable '", name, "', which is not initialized");
+      dims = var->value.dims();
+    }
+    Tensor* out = nullptr;
+    const Dims out_dims{static_cast<int64_t>(dims.size())};
+    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, out_type_, out_dims, &out));
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (out_type_ == DType::kInt32) {
+        if (dims[i] > INT32_MAX) return errors::InvalidArgument("dim ", i, " of variable '", name, "' exceeds int32");
+        out->data<int32_t>()[i] = static_cast<int32_t>(dims[i]);
+      } else {
+        out->data<int64_t>()[i] = dims[i];
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  DType out_type_ = DType::kInt32;
+};
+
+template <typename Op, typename... Ts>
+void RegisterScatter(KernelRegistry& r, const char* op) {
+  ((void)r.Register(op, kDeviceCpu, "dtype", {DTypeOf<Ts>()}, MakeFactory<ResourceScatterKernel<Ts, Op>>()), ...);
+}
+
+#define GRAFT_SCATTER_REAL_TYPES float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+#define GRAFT_SCATTER_NUMBER_TYPES GRAFT_SCATTER_REAL_TYPES, std::complex<float>, std::complex<double>
+
+}  // namespace
+
+void RegisterSparseVariableKernels(KernelRegistry& r) {
+  RegisterAllTypes<ResourceGatherKernel>(r, "ResourceGather", "dtype");
+  RegisterScatter<ScatterAdd, GRAFT_SCATTER_NUMBER_TYPES>(r, "ResourceScatterAdd");
+  RegisterScatter<ScatterSub, GRAFT_SCATTER_NUMBER_TYPES>(r, "ResourceScatterSub");
+  RegisterScatter<ScatterMul, GRAFT_SCATTER_NUMBER_TYPES>(r, "ResourceScatterMul");
+  RegisterScatter<ScatterDiv, GRAFT_SCATTER_NUMBER_TYPES>(r, "ResourceScatterDiv");
+  RegisterScatter<ScatterMin, GRAFT_SCATTER_REAL_TYPES>(r, "ResourceScatterMin");
+  RegisterScatter<ScatterMax, GRAFT_SCATTER_REAL_TYPES>(r, "ResourceScatterMax");
+  RegisterScatter<ScatterUpdate, GRAFT_SCATTER_NUMBER_TYPES, bool>(r, "ResourceScatterUpdate");
+  (void)r.Register("VariableShape", kDeviceCpu, "", {}, MakeFactory<VariableShapeKernel>());
+}
+
+}  // namespace graft::cpu
