@@ -4,7 +4,8 @@
 // Graphs: build a Graph with AddOp (or Const and Placeholder), run it with a Session.
 // Eager execution and tracing: run ops on a Context with Op or Execute; NewFunction turns a
 // Go closure into a traced function, called with Function.Call. Host functions:
-// RegisterHostFunction makes a Go closure callable by the host-function op. SavedModels:
+// RegisterHostFunction makes a Go closure callable by the host-function op. Eager gradients:
+// Context.NewGradientTape records the ops of its goroutine (see GradientTape). SavedModels:
 // LoadSavedModel and SaveSavedModel.
 //
 // Errors are *Error values carrying the C status code (errors.Is(err, ErrNotFound), ...)

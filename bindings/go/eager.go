@@ -101,6 +101,23 @@ func (c *Context) NewVariable(initial *Value, name string) (*Value, error) {
 	return c.valueCall(func(r raw.Context) raw.Value { return r.Variable_new(ri, name) })
 }
 
+// SetVariableTrainable marks the variable trainable or not (new variables are): a gradient tape
+// watching accessed variables watches only trainable ones; a variable that is not gets a
+// gradient only when watched explicitly (GradientTape.Watch).
+func (c *Context) SetVariableTrainable(variable *Value, trainable bool) error {
+	var p pins
+	defer p.done()
+	r, err := use(&p, &c.h)
+	if err != nil {
+		return err
+	}
+	rv, err := use(&p, &variable.h)
+	if err != nil {
+		return err
+	}
+	return call(func() { r.Variable_set_trainable(rv, trainable) })
+}
+
 // ReadVariable returns the variable's value.
 func (c *Context) ReadVariable(variable *Value) (*Value, error) {
 	rv, err := variable.h.acquire()

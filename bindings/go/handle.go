@@ -147,6 +147,8 @@ func deleteRaw(r any) {
 		raw.DeleteValue(v)
 	case raw.Context:
 		raw.DeleteContext(v)
+	case raw.GradientTape:
+		raw.DeleteGradientTape(v)
 	case raw.ArgList:
 		raw.DeleteArgList(v)
 	case raw.TensorSpec:

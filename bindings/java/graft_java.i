@@ -780,6 +780,136 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
 %}
 }
 
+/* ---- Gradient tapes ------------------------------------------------------------------------ */
+
+/*
+ * A tape records on the thread that started it (graft/tape.h) and must not be freed elsewhere
+ * while it records: a recording tape is kept reachable by its thread (RecordingTapes), so the
+ * Cleaner never frees it, and close() stops it first (on its own thread only; elsewhere close()
+ * throws the C API's GRAFT_EPRECONDITION and leaves the tape open).
+ */
+%rename(stopRaw) graft::GradientTape::stop;
+%rename(startRaw) graft::GradientTape::start;
+%rename(gradientRaw) graft::GradientTape::gradient;
+%javamethodmodifiers graft::GradientTape::stop "private";
+%javamethodmodifiers graft::GradientTape::start "private";
+%javamethodmodifiers graft::GradientTape::gradient "private";
+
+%typemap(javaconstruct) graft::GradientTape {
+    this($imcall, true);
+    RecordingTapes.started(this);
+  }
+
+%typemap(javadestruct, methodname="delete", methodmodifiers="public synchronized", parameters="") graft::GradientTape {
+    if (swigCPtr != 0) {
+      if (swigCMemOwn && isRecording()) stop();
+      if (swigHandle != null) {
+        if (swigCMemOwn)
+          swigHandle.free();
+        else
+          swigHandle.disown();
+      }
+      swigCMemOwn = false;
+      swigCPtr = 0;
+    }
+  }
+
+%extend graft::GradientTape {
+%proxycode %{
+  /** A tape of ctx that records from now on (not persistent, watching accessed variables). */
+  public GradientTape(Context ctx) {
+    this(ctx, false, true);
+  }
+
+  /** A tape of ctx that records from now on, watching accessed variables. */
+  public GradientTape(Context ctx, boolean persistent) {
+    this(ctx, persistent, true);
+  }
+
+  /**
+   * Pauses recording. Throws GraftException (GRAFT_EPRECONDITION) when the tape does not
+   * record, or records on another thread.
+   */
+  public void stop() {
+    stopRaw();
+    RecordingTapes.stopped(this);
+  }
+
+  /** Resumes recording on this thread (GraftException GRAFT_EPRECONDITION if it records). */
+  public void start() {
+    startRaw();
+    RecordingTapes.started(this);
+  }
+
+  /**
+   * Pauses recording until the returned object is closed (TensorFlow's stop_recording()):
+   * {@code try (GradientTape.Paused p = tape.stopRecording()) { ... }}.
+   */
+  public Paused stopRecording() {
+    stop();
+    return new Paused();
+  }
+
+  /** Resumes recording of its tape when closed (once). */
+  public final class Paused implements AutoCloseable {
+    private boolean resumed;
+
+    private Paused() {}
+
+    @Override
+    public void close() {
+      if (!resumed) {
+        resumed = true;
+        start();
+      }
+    }
+  }
+
+  /** Watches each of values (tensors or variable handles). */
+  public void watch(Value... values) {
+    for (Value v : values) watch(v);
+  }
+
+  /** d(target)/d(source), null where no gradient flows. */
+  public Value gradient(Value target, Value source) {
+    return gradient(new Value[] {target}, new Value[] {source}, null, UnconnectedGradients.NONE)[0];
+  }
+
+  /** d(target)/d(source) for each source, null where no gradient flows. */
+  public Value[] gradient(Value target, Value[] sources) {
+    return gradient(new Value[] {target}, sources, null, UnconnectedGradients.NONE);
+  }
+
+  /**
+   * The gradient of the sum of targets with respect to each source (a tensor, or a variable's
+   * handle for the gradient of its value): one Value per source, null where no gradient flows
+   * and unconnected is NONE (zeros of the source's shape with ZERO). outputGradients: the
+   * upstream gradients, one per target, or null for ones. A tape that is not persistent
+   * computes gradients once: a second call throws GraftException (GRAFT_EPRECONDITION).
+   */
+  public Value[] gradient(Value[] targets, Value[] sources, Value[] outputGradients,
+                          UnconnectedGradients unconnected) {
+    java.util.List<Value> out = gradientRaw(java.util.Arrays.asList(targets), java.util.Arrays.asList(sources),
+        outputGradients == null ? java.util.List.of() : java.util.Arrays.asList(outputGradients),
+        unconnected == UnconnectedGradients.ZERO);
+    Value[] result = new Value[out.size()];
+    for (int i = 0; i < result.length; ++i) {
+      Value v = out.get(i);
+      if (v.isValid())
+        result[i] = v;
+      else
+        v.close();
+    }
+    return result;
+  }
+
+  @Override
+  public String toString() {
+    return isClosed() ? "GradientTape(closed)" : "GradientTape(" + (isRecording() ? "recording" : "stopped") + ")";
+  }
+%}
+}
+
 /* ---- Loading the JNI library --------------------------------------------------------------- */
 
 %pragma(java) jniclasscode=%{

@@ -184,3 +184,17 @@ static void graft_ruby_mark_device_function(void *ptr) { graft_ruby_mark_directo
 %extend graft::Operation {
   graft::Operation copy() const { return *$self; }
 }
+
+/*
+ * GradientTape#close frees the native tape at once (the GC would later), so that its recorded
+ * tensors go with it: the Ruby object's pointer is cleared first, so that neither a later call
+ * nor the GC's free function reaches the deleted tape. lib/graft/tape.rb stops the tape before
+ * (a recording tape must be freed on its own thread) and refuses calls on a closed one.
+ */
+%extend graft::GradientTape {
+  void free_native(VALUE *RUBY_SELF) {
+    if (RDATA(*RUBY_SELF)->dfree == 0 || DATA_PTR(*RUBY_SELF) != static_cast<void *>($self)) return; /* not owned */
+    DATA_PTR(*RUBY_SELF) = 0;
+    delete $self;
+  }
+}

@@ -15,6 +15,11 @@
 #
 #   Graft.host_function("tok") { |inputs| inputs.map { |t| Graft.tensor(t.to_a.reverse) } }
 #
+#   x = Graft.default_context.constant(3.0)
+#   y = nil
+#   tape = Graft.gradient_tape { |t| t.watch(x); y = Graft.default_context.op(:Mul, x, x) }
+#   tape.gradient(y, x).value                     # => 6.0
+#
 # The classes of the graph API (Graph, Operation, Output, Session, Shape, Tensor) and of eager
 # execution (Context, Value) are the extension's own, reopened here; Function,
 # ConcreteFunction and HostFunction are Ruby classes that keep their callbacks alive for as
@@ -32,6 +37,7 @@ require_relative "graft/callbacks"
 require_relative "graft/function"
 require_relative "graft/host_function"
 require_relative "graft/gradient"
+require_relative "graft/tape"
 
 module Graft
   # The library's version ("1.2.3").

@@ -102,9 +102,12 @@ module Graft
       Graft.unwrap(Graft.invoke { native_while_loop(cond_body, loop_body, values) }.to_a)
     end
 
-    # A resource variable initialized to initial; read it with #read_variable.
-    def variable(initial, name: "")
-      variable_new(constant(initial), name.to_s)
+    # A resource variable initialized to initial; read it with #read_variable. A gradient tape
+    # watches a trainable variable when it is read (see Graft.gradient_tape).
+    def variable(initial, name: "", trainable: true)
+      handle = variable_new(constant(initial), name.to_s)
+      variable_set_trainable(handle, false) unless trainable
+      handle
     end
 
     def read_variable(handle)
