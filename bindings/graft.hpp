@@ -724,6 +724,34 @@ class Graph {
     for (const graft_output &o : out) result.push_back(o.op ? Output(g_, o) : Output());
     return result;
   }
+  /*
+   * The same, keeping gradients that come as rows (graft_graph_add_gradients_sparse): three
+   * lists of one output per x, {values, indices, dense_shapes}; indices[i] and dense_shapes[i]
+   * are invalid where x's gradient is dense (values[i] is then the gradient).
+   */
+  std::vector<std::vector<Output>> add_gradients_sparse(const std::vector<Output> &ys, const std::vector<Output> &xs,
+                                                        const std::vector<Output> &grad_ys,
+                                                        const std::vector<Output> &stop_gradients,
+                                                        bool unconnected_zero, const std::string &scope) {
+    std::vector<graft_output> c_ys = to_c(ys), c_xs = to_c(xs), c_dys = to_c(grad_ys), c_stop = to_c(stop_gradients);
+    if (!grad_ys.empty() && grad_ys.size() != ys.size())
+      throw Error(GRAFT_EINVAL, "graft: add_gradients needs one grad_y per y (" + std::to_string(ys.size()) +
+                                    "), got " + std::to_string(grad_ys.size()));
+    const graft_output none{nullptr, 0};
+    std::vector<graft_output> values(xs.size(), none), indices(xs.size(), none), shapes(xs.size(), none);
+    detail::check(graft_graph_add_gradients_sparse(
+        values.data(), indices.data(), shapes.data(), c(), c_ys.data(), static_cast<int>(c_ys.size()), c_xs.data(),
+        static_cast<int>(c_xs.size()), grad_ys.empty() ? nullptr : c_dys.data(),
+        c_stop.empty() ? nullptr : c_stop.data(), static_cast<int>(c_stop.size()),
+        unconnected_zero ? GRAFT_UNCONNECTED_ZERO : GRAFT_UNCONNECTED_NONE, scope.empty() ? nullptr : scope.c_str()));
+    std::vector<std::vector<Output>> result(3);
+    for (size_t i = 0; i < xs.size(); ++i) {
+      result[0].push_back(values[i].op ? Output(g_, values[i]) : Output());
+      result[1].push_back(indices[i].op ? Output(g_, indices[i]) : Output());
+      result[2].push_back(shapes[i].op ? Output(g_, shapes[i]) : Output());
+    }
+    return result;
+  }
   int num_functions() const { return graft_graph_num_functions(c()); }
   std::vector<std::string> function_names() const {
     std::vector<std::string> out;

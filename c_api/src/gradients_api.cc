@@ -36,10 +36,15 @@ Status Tensors(const graft_output* ts, int n, const graft::Graph& graph, const c
 
 int AddGradients(const char* function, graft_output* out_grads, graft_graph* graph, const graft_output* ys, int ny,
                  const graft_output* xs, int nx, const graft_output* grad_ys, const graft_output* stop_gradients,
-                 int nstop, graft_unconnected_gradients unconnected, const char* scope) {
+                 int nstop, graft_unconnected_gradients unconnected, const char* scope,
+                 graft_output* out_indices = nullptr, graft_output* out_dense_shapes = nullptr, bool rows = false) {
   return Guard(function, [&]() -> Status {
     GRAFT_CHECK_ARG(graph);
     if (nx > 0) GRAFT_CHECK_ARG(out_grads);
+    if (rows && nx > 0) {
+      GRAFT_CHECK_ARG(out_indices);
+      GRAFT_CHECK_ARG(out_dense_shapes);
+    }
     if (unconnected != GRAFT_UNCONNECTED_NONE && unconnected != GRAFT_UNCONNECTED_ZERO) {
       return graft::errors::InvalidArgument("unconnected is ", unconnected,
                                             " (GRAFT_UNCONNECTED_NONE or GRAFT_UNCONNECTED_ZERO)");
@@ -55,10 +60,15 @@ int AddGradients(const char* function, graft_output* out_grads, graft_graph* gra
         unconnected == GRAFT_UNCONNECTED_ZERO ? graft::UnconnectedGradients::kZero : graft::UnconnectedGradients::kNone;
     if (scope != nullptr) options.scope = scope;
     std::vector<std::optional<Output>> result;
-    GRAFT_RETURN_IF_ERROR(graft::AddGradients(g, y, x, options, &result));
+    std::vector<std::optional<graft::IndexedSlicesGrad>> result_rows;
+    GRAFT_RETURN_IF_ERROR(graft::AddGradients(g, y, x, options, &result, rows ? &result_rows : nullptr));
     for (int i = 0; i < nx; ++i) {
       const auto& r = result[static_cast<size_t>(i)];
       out_grads[i] = r ? ToC(*r) : graft_output{nullptr, 0};
+      if (!rows) continue;
+      const auto& sr = result_rows[static_cast<size_t>(i)];
+      out_indices[i] = sr ? ToC(sr->indices) : graft_output{nullptr, 0};
+      out_dense_shapes[i] = sr ? ToC(sr->dense_shape) : graft_output{nullptr, 0};
     }
     return Status::Ok();
   });
@@ -79,6 +89,15 @@ GRAFT_API int graft_graph_add_gradients_ex(graft_output* out_grads, graft_graph*
                                            graft_unconnected_gradients unconnected, const char* scope) {
   return AddGradients("graft_graph_add_gradients_ex", out_grads, graph, ys, ny, xs, nx, grad_ys, stop_gradients,
                       nstop, unconnected, scope);
+}
+
+GRAFT_API int graft_graph_add_gradients_sparse(graft_output* out_grads, graft_output* out_indices,
+                                               graft_output* out_dense_shapes, graft_graph* graph,
+                                               const graft_output* ys, int ny, const graft_output* xs, int nx,
+                                               const graft_output* grad_ys, const graft_output* stop_gradients,
+                                               int nstop, graft_unconnected_gradients unconnected, const char* scope) {
+  return AddGradients("graft_graph_add_gradients_sparse", out_grads, graph, ys, ny, xs, nx, grad_ys, stop_gradients,
+                      nstop, unconnected, scope, out_indices, out_dense_shapes, true);
 }
 
 GRAFT_API graft_op* graft_gradient_context_op(const graft_gradient_context* ctx) {

@@ -234,4 +234,13 @@ std::pair<Output, Output> GradOps::BroadcastGrads(Output gx, Output gy, Output x
   return {ox, oy};
 }
 
+Output DenseFromSlices(GradOps& b, const IndexedSlicesGrad& s) {
+  std::vector<int64_t> shape;
+  Output rows = ConstInts(s.dense_shape, &shape) && !shape.empty()
+                    ? (shape[0] > INT32_MAX ? b.Scalar(DType::kInt64, static_cast<double>(shape[0]))
+                                            : b.Int32(static_cast<int32_t>(shape[0])))
+                    : b.Op("GatherV2", {s.dense_shape, b.Int32(0), b.Int32(0)});
+  return b.Op("UnsortedSegmentSum", {s.values, s.indices, rows});
+}
+
 }  // namespace graft

@@ -76,6 +76,10 @@ class GradOps {
   Status status_;
 };
 
+// The dense tensor that rows stand for: UnsortedSegmentSum(values, indices, dense_shape[0])
+// (a static shape when dense_shape is a constant).
+Output DenseFromSlices(GradOps& b, const IndexedSlicesGrad& s);
+
 // How node's flat inputs split into its op's input arguments: per argument, the number of
 // tensors and whether it is a list (from the op definition and the node's attrs).
 Status InputArgSizes(const Node& node, std::vector<std::pair<size_t, bool>>* out);

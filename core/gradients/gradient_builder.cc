@@ -41,7 +41,8 @@ class Builder {
  public:
   Builder(Graph& g, const GradientsOptions& o) : graph_(g), options_(o), ops_(g) {}
 
-  Status Run(const std::vector<Output>& ys, const std::vector<Output>& xs, std::vector<std::optional<Output>>* out) {
+  Status Run(const std::vector<Output>& ys, const std::vector<Output>& xs, std::vector<std::optional<Output>>* out,
+             std::vector<std::optional<IndexedSlicesGrad>>* rows_out) {
     GRAFT_RETURN_IF_ERROR(MarkBetween(ys, xs));
     // Seed the ys.
     for (size_t i = 0; i < ys.size(); ++i) {
@@ -51,17 +52,31 @@ class Builder {
     }
     GRAFT_RETURN_IF_ERROR(Backprop());
     out->clear();
+    if (rows_out) rows_out->clear();
     for (const Output& x : xs) {
-      auto it = grads_.find({x.node, x.index});
+      const TensorKey key{x.node, x.index};
+      auto rows = sparse_.find(key);
+      auto dense = grads_.find(key);
+      if (rows_out && rows != sparse_.end() && !rows->second.empty() && (dense == grads_.end() || dense->second.empty())) {
+        // Only rows reach x: they stay rows, concatenated (a second x naming it reuses them).
+        IndexedSlicesGrad r = ConcatRows(rows->second);
+        GRAFT_RETURN_IF_ERROR(ops_.status());
+        rows->second = {r};
+        out->push_back(r.values);
+        rows_out->push_back(r);
+        continue;
+      }
       std::optional<Output> g;
-      if (it != grads_.end() && !it->second.empty()) {
-        g = ops_.AddN(it->second);
-        it->second = {*g};  // a second x naming the same tensor reuses the sum
+      GRAFT_RETURN_IF_ERROR(Sum(key, &g));
+      if (g) {
+        grads_[key] = {*g};  // a second x naming the same tensor reuses the sum
+        sparse_.erase(key);
       } else if (options_.unconnected == UnconnectedGradients::kZero) {
         g = ops_.ZerosLike(x);
       }
       GRAFT_RETURN_IF_ERROR(ops_.status());
       out->push_back(g);
+      if (rows_out) rows_out->push_back(std::nullopt);
     }
     return Status::Ok();
   }
@@ -106,6 +121,36 @@ class Builder {
       unit_of_[n] = it->second;
     }
     return Status::Ok();
+  }
+
+  // The gradient arriving at tensor key: the sum of the dense gradients and of the rows made
+  // dense; empty when none arrives.
+  Status Sum(const TensorKey& key, std::optional<Output>* out) {
+    std::vector<Output> parts;
+    if (auto it = grads_.find(key); it != grads_.end()) parts = it->second;
+    if (auto it = sparse_.find(key); it != sparse_.end()) {
+      for (const IndexedSlicesGrad& r : it->second) parts.push_back(DenseFromSlices(ops_, r));
+    }
+    out->reset();
+    if (!parts.empty()) *out = ops_.AddN(parts);
+    return ops_.status();
+  }
+
+  // Several sets of rows of one tensor as one: values and indices concatenated (indices as
+  // int64 when their dtypes differ).
+  IndexedSlicesGrad ConcatRows(const std::vector<IndexedSlicesGrad>& rows) {
+    if (rows.size() == 1) return rows[0];
+    bool mixed = false;
+    for (const IndexedSlicesGrad& r : rows) {
+      mixed = mixed || r.indices.node->output_type(r.indices.index) != rows[0].indices.node->output_type(rows[0].indices.index);
+    }
+    std::vector<Output> values, indices;
+    for (const IndexedSlicesGrad& r : rows) {
+      values.push_back(r.values);
+      indices.push_back(mixed ? ops_.Cast(r.indices, DType::kInt64) : r.indices);
+    }
+    return {ops_.ListOp("ConcatV2", values, {ops_.Int32(0)}), ops_.ListOp("ConcatV2", indices, {ops_.Int32(0)}),
+            rows[0].dense_shape};
   }
 
   // The unit n is visited in: itself, or the first op of its TensorFlow 1 loop.
@@ -182,10 +227,8 @@ class Builder {
     for (size_t i = 0; i < nvars; ++i) {
       Node* exit = loop.exits[i];
       if (exit == nullptr) continue;
-      auto it = grads_.find({exit, 0});
-      if (it == grads_.end() || it->second.empty()) continue;
-      grads[i] = ops_.AddN(it->second);
-      any = true;
+      GRAFT_RETURN_IF_ERROR(Sum({exit, 0}, &grads[i]));
+      any = any || grads[i].has_value();
     }
     GRAFT_RETURN_IF_ERROR(ops_.status());
     if (!any) return Status::Ok();
@@ -221,11 +264,8 @@ class Builder {
     std::vector<std::optional<Output>> out_grads(static_cast<size_t>(nout));
     bool any = false;
     for (int i = 0; i < nout; ++i) {
-      auto it = grads_.find({op, i});
-      if (it == grads_.end() || it->second.empty()) continue;
-      out_grads[static_cast<size_t>(i)] = ops_.AddN(it->second);
-      GRAFT_RETURN_IF_ERROR(ops_.status());
-      any = true;
+      GRAFT_RETURN_IF_ERROR(Sum({op, i}, &out_grads[static_cast<size_t>(i)]));
+      any = any || out_grads[static_cast<size_t>(i)].has_value();
     }
     if (!any || IsStop(op)) return Status::Ok();
 
@@ -258,16 +298,24 @@ class Builder {
       return errors::Internal("the gradient function of op '", op->name(), "' of type '", op->type(), "' returned ",
                               ctx.grad_inputs.size(), " gradients for ", op->num_inputs(), " inputs");
     }
+    auto in_graph = [&](const Output& t) {
+      return t.node != nullptr && t.node->graph() == &graph_ && t.index >= 0 && t.index < t.node->num_outputs();
+    };
     for (int i = 0; i < op->num_inputs(); ++i) {
       const auto& g = ctx.grad_inputs[static_cast<size_t>(i)];
-      if (!g) continue;
+      const auto& rows = ctx.sparse_grad_inputs[static_cast<size_t>(i)];
+      if (!g && !rows) continue;
       const Output in = op->input(i);
-      if (g->node == nullptr || g->node->graph() != &graph_ || g->index < 0 || g->index >= g->node->num_outputs()) {
+      if (g ? !in_graph(*g) : !(in_graph(rows->values) && in_graph(rows->indices) && in_graph(rows->dense_shape))) {
         return errors::Internal("the gradient function of op '", op->name(), "' of type '", op->type(),
                                 "' gave input ", i, " a tensor that is not in the graph");
       }
       if (!IsDifferentiableDType(in.node->output_type(in.index))) continue;
-      grads_[{in.node, in.index}].push_back(*g);
+      if (g) {
+        grads_[{in.node, in.index}].push_back(*g);
+      } else {
+        sparse_[{in.node, in.index}].push_back(*rows);
+      }
     }
     return Status::Ok();
   }
@@ -282,12 +330,14 @@ class Builder {
   std::unordered_map<Node*, int> rep_loop_;    // and back
   std::unordered_set<Node*> stop_;
   std::map<TensorKey, std::vector<Output>> grads_;
+  std::map<TensorKey, std::vector<IndexedSlicesGrad>> sparse_;  // gradients given as rows
 };
 
 }  // namespace
 
 Status AddGradients(Graph& graph, const std::vector<Output>& ys, const std::vector<Output>& xs,
-                    const GradientsOptions& options, std::vector<std::optional<Output>>* out) {
+                    const GradientsOptions& options, std::vector<std::optional<Output>>* out,
+                    std::vector<std::optional<IndexedSlicesGrad>>* rows) {
   if (ys.empty()) return errors::InvalidArgument("gradients need at least one y");
   for (size_t i = 0; i < ys.size(); ++i) GRAFT_RETURN_IF_ERROR(CheckTensor(graph, ys[i], "ys", i));
   for (size_t i = 0; i < xs.size(); ++i) GRAFT_RETURN_IF_ERROR(CheckTensor(graph, xs[i], "xs", i));
@@ -316,7 +366,8 @@ Status AddGradients(Graph& graph, const std::vector<Output>& ys, const std::vect
   if (!s.ok()) return s;
   Builder builder(graph, options);
   std::vector<std::optional<Output>> result;
-  s = builder.Run(ys, xs, &result);
+  std::vector<std::optional<IndexedSlicesGrad>> result_rows;
+  s = builder.Run(ys, xs, &result, rows ? &result_rows : nullptr);
   Status popped = graph.PopNameScope();
   if (s.ok()) s = popped;
   if (!s.ok()) {
@@ -324,6 +375,7 @@ Status AddGradients(Graph& graph, const std::vector<Output>& ys, const std::vect
     return s;
   }
   *out = std::move(result);
+  if (rows) *rows = std::move(result_rows);
   return Status::Ok();
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/gradients/gradient_context.h"
 #include "core/graph.h"
 
 namespace graft {
@@ -31,7 +32,11 @@ struct GradientsOptions {
 };
 
 // out gets one entry per x: the gradient, or nullopt for none (with kZero: zeros like x).
+// With rows non-null, an x that only gathers reach (GatherV2 on axis 0, ResourceGather) gets
+// its gradient as rows (TensorFlow's IndexedSlices): (*rows)[i] is set and (*out)[i] is its
+// values; otherwise every gradient is dense and (*rows)[i] is empty.
 Status AddGradients(Graph& graph, const std::vector<Output>& ys, const std::vector<Output>& xs,
-                    const GradientsOptions& options, std::vector<std::optional<Output>>* out);
+                    const GradientsOptions& options, std::vector<std::optional<Output>>* out,
+                    std::vector<std::optional<IndexedSlicesGrad>>* rows = nullptr);
 
 }  // namespace graft

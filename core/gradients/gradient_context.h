@@ -11,10 +11,21 @@
 
 namespace graft {
 
+// A gradient given as rows (TensorFlow's IndexedSlices): zero except at the rows `indices`
+// (1-D int32 or int64) of a tensor of shape `dense_shape` (1-D int32), which get the matching
+// rows of `values` ([len(indices)] + dense_shape[1:]); a row named twice gets both. Gathers
+// give their params this form, so that an embedding's gradient costs the rows looked up.
+struct IndexedSlicesGrad {
+  Output values;
+  Output indices;
+  Output dense_shape;
+};
+
 struct GradientContext {
   GradientContext(Graph& g, Node* forward, std::vector<std::optional<Output>> out_grads)
       : graph(g), op(forward), grad_outputs(std::move(out_grads)),
-        grad_inputs(static_cast<size_t>(forward->num_inputs())) {}
+        grad_inputs(static_cast<size_t>(forward->num_inputs())),
+        sparse_grad_inputs(static_cast<size_t>(forward->num_inputs())) {}
 
   Graph& graph;
   Node* op;  // the forward op
@@ -24,6 +35,9 @@ struct GradientContext {
   std::vector<std::optional<Output>> grad_outputs;
   // What the function sets: the gradient for each input of op (empty: none).
   std::vector<std::optional<Output>> grad_inputs;
+  // Or, where grad_inputs is empty, the gradient as rows (the builder makes it dense where a
+  // dense gradient is needed).
+  std::vector<std::optional<IndexedSlicesGrad>> sparse_grad_inputs;
 
   Output input(int i) const { return op->input(i); }
   Output output(int i) const { return Output{op, i}; }
@@ -35,6 +49,7 @@ struct GradientContext {
     return g ? *g : Output{};
   }
   void set_grad(int input, Output g) { grad_inputs[static_cast<size_t>(input)] = g; }
+  void set_sparse_grad(int input, IndexedSlicesGrad g) { sparse_grad_inputs[static_cast<size_t>(input)] = g; }
 };
 
 // Whether gradients flow through tensors of dtype: floating, complex, resource and variant

@@ -159,12 +159,11 @@ Status TileGrad(GradientContext& ctx) {
   return Set(ctx, b, 0, g);
 }
 
-// The dense gradient of gathering rows: g holds one row (of params' shape[1:]) per index,
-// and rows gathered twice add up. TensorFlow returns IndexedSlices(g rows, indices, params'
-// shape); Graft's gradients are dense, so it is their UnsortedSegmentSum into shape[0] rows,
-// which costs the parameter's size and the gathered rows (not the one-hot matrix of
-// indices × rows it used before). params_shape is an int32 vector.
-Output GatheredRowsGrad(GradOps& b, Output g, Output indices, Output params_shape) {
+// The gradient of gathering rows of params (shape params_shape, an int32 vector) by indices:
+// one row of g per index (TensorFlow's IndexedSlices). Where a dense gradient is needed it is
+// their UnsortedSegmentSum into params' shape (DenseFromSlices), which costs the parameter's
+// size and the gathered rows (not the one-hot matrix of indices x rows used before).
+IndexedSlicesGrad GatheredRows(GradOps& b, Output g, Output indices, Output params_shape) {
   Output flat_indices = b.Reshape(indices, b.Int32s({-1}));
   std::vector<int64_t> ps;
   auto is = StaticShape(indices);
@@ -174,26 +173,29 @@ Output GatheredRowsGrad(GradOps& b, Output g, Output indices, Output params_shap
     for (int64_t d : *is) n *= d;
     std::vector<int64_t> values_shape{n};
     values_shape.insert(values_shape.end(), ps.begin() + 1, ps.end());
-    return b.Op("UnsortedSegmentSum", {b.Reshape(g, b.Int32s(values_shape)), flat_indices, b.Int32(static_cast<int32_t>(ps[0]))});
+    return {b.Reshape(g, b.Int32s(values_shape)), flat_indices, params_shape};
   }
-  Output rows = b.Op("GatherV2", {params_shape, b.Int32(0), b.Int32(0)});
   Output row_shape = b.Op("Slice", {params_shape, b.Int32s({1}), b.Int32s({-1})});
   Output values_shape = b.ListOp("ConcatV2", {b.Reshape(b.Size(indices), b.Int32s({1})), row_shape}, {b.Int32(0)});
-  return b.Op("UnsortedSegmentSum", {b.Reshape(g, values_shape), flat_indices, rows});
+  return {b.Reshape(g, values_shape), flat_indices, params_shape};
 }
 
-// GatherV2 on a constant axis without batch dims. Axis 0 works on any shapes; another axis k
-// views params as [outer, n, inner] (static shape), moves the gathered axis first, scatters,
-// and moves it back.
+Status SetRows(GradientContext& ctx, GradOps& b, int input, const IndexedSlicesGrad& rows) {
+  GRAFT_RETURN_IF_ERROR(b.status());
+  ctx.set_sparse_grad(input, rows);
+  return Status::Ok();
+}
+
+// GatherV2 on a constant axis without batch dims. Axis 0 gives rows of params (any shapes);
+// another axis k views params as [outer, n, inner] (static shape), moves the gathered axis
+// first, scatters densely, and moves it back.
 Status GatherV2Grad(GradientContext& ctx) {
   GradOps b(ctx);
   std::vector<int64_t> axis;
   if (!ConstInts(ctx.input(2), &axis) || axis.size() != 1 || IntAttr(ctx.op, "batch_dims") != 0) {
     return errors::Unimplemented("GatherV2's gradient supports a constant axis without batch dims only");
   }
-  if (axis[0] == 0) {
-    return Set(ctx, b, 0, GatheredRowsGrad(b, ctx.grad(), ctx.input(1), b.Shape(ctx.input(0))));
-  }
+  if (axis[0] == 0) return SetRows(ctx, b, 0, GatheredRows(b, ctx.grad(), ctx.input(1), b.Shape(ctx.input(0))));
   auto sp = StaticShape(ctx.input(0));
   if (!sp || sp->empty()) return errors::Unimplemented("GatherV2's gradient along axis ", axis[0], " needs the params' static shape");
   const int64_t rank = static_cast<int64_t>(sp->size());
@@ -204,18 +206,18 @@ Status GatherV2Grad(GradientContext& ctx) {
   for (int64_t i = k + 1; i < rank; ++i) inner *= (*sp)[static_cast<size_t>(i)];
   const int64_t n = (*sp)[static_cast<size_t>(k)];
   Output g = b.Transpose(b.Reshape(ctx.grad(), b.Int32s({outer, -1, inner})), b.Int32s({1, 0, 2}));
-  Output dense = GatheredRowsGrad(b, g, ctx.input(1), b.Int32s({n, outer, inner}));
+  Output dense = DenseFromSlices(b, GatheredRows(b, g, ctx.input(1), b.Int32s({n, outer, inner})));
   dense = b.Transpose(dense, b.Int32s({1, 0, 2}));
   return Set(ctx, b, 0, b.Reshape(dense, b.Int32s(*sp)));
 }
 
-// ResourceGather (batch_dims 0): the gathered rows' gradient flows to the variable's handle,
-// as ReadVariableOp's does, shaped like the variable (VariableShape, read when run).
+// ResourceGather (batch_dims 0): rows of the variable, flowing to its handle as
+// ReadVariableOp's gradient does, shaped like the variable (VariableShape, read when run).
 Status ResourceGatherGrad(GradientContext& ctx) {
   GradOps b(ctx);
   if (IntAttr(ctx.op, "batch_dims") != 0) return errors::Unimplemented("ResourceGather's gradient with batch_dims");
   Output shape = b.Op("VariableShape", {ctx.input(0)});
-  return Set(ctx, b, 0, GatheredRowsGrad(b, ctx.grad(), ctx.input(1), shape));
+  return SetRows(ctx, b, 0, GatheredRows(b, ctx.grad(), ctx.input(1), shape));
 }
 
 // UnsortedSegmentSum: each data row gets its segment's gradient row; rows with a negative id

@@ -4,7 +4,8 @@
  * VariableShape on resource variables (updates in place, a failed update leaves the variable
  * as it was, a reader's earlier value stays intact), and the dense gradients of GatherV2 (rows
  * gathered twice add up, any axis), ResourceGather (flowing to the variable's handle) and
- * UnsortedSegmentSum (dropped rows get zeros). Expected values are worked out by hand. */
+ * UnsortedSegmentSum (dropped rows get zeros), and gradients kept as rows
+ * (graft_graph_add_gradients_sparse). Expected values are worked out by hand. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,6 +240,87 @@ static void test_unsorted_segment_sum_gradient(void **state) {
   expect(run_feeds(g, dx[0].op, dx[0].index, 1, &data, &x), GRAFT_FLOAT32, D(3, 2), (const float[]){3, 4, 0, 0, 3, 4});
 }
 
+/* graft_graph_add_gradients_sparse: a variable reached only by gathers gets rows (two gathers'
+ * rows concatenated, int32 and int64 indices as int64); applied with ResourceScatterSub they
+ * change only those rows. A variable also read whole gets a dense gradient. */
+static void test_sparse_gradient_rows(void **state) {
+  graft_graph *g = *state;
+  graft_op *h = res_var(g, "emb", GRAFT_FLOAT32, D(3, 2));
+  graft_op *init = typed_op(g, "AssignVariableOp", "init",
+                            (graft_op *[]){h, konst(g, "v0", GRAFT_FLOAT32, D(3, 2), (const float[]){1, 2, 3, 4, 5, 6})},
+                            2, GRAFT_FLOAT32);
+  graft_op *g1 = typed_op(g, "ResourceGather", "g1",
+                          (graft_op *[]){h, konst(g, "i1", GRAFT_INT32, D(2), (const int32_t[]){2, 0})}, 2, GRAFT_FLOAT32);
+  graft_op *g2 = typed_op(g, "ResourceGather", "g2",
+                          (graft_op *[]){h, konst(g, "i2", GRAFT_INT64, D(1, 1), (const int64_t[]){2})}, 2, GRAFT_FLOAT32);
+  graft_op *gy1 = konst(g, "gy1", GRAFT_FLOAT32, D(2, 2), (const float[]){1, 2, 3, 4});
+  graft_op *gy2 = konst(g, "gy2", GRAFT_FLOAT32, D(1, 1, 2), (const float[]){10, 20});
+  graft_output ys[2] = {{g1, 0}, {g2, 0}}, xs[1] = {{h, 0}}, dys[2] = {{gy1, 0}, {gy2, 0}};
+  graft_output values[1], indices[1], shapes[1];
+  GT_OK(graft_graph_add_gradients_sparse(values, indices, shapes, g, ys, 2, xs, 1, dys, NULL, 0,
+                                         GRAFT_UNCONNECTED_NONE, NULL));
+  assert_non_null(indices[0].op);
+  assert_non_null(shapes[0].op);
+  graft_op_desc *d = desc(g, "ResourceScatterSub", "apply");
+  GT_OK(graft_op_desc_add_input(d, (graft_output){h, 0}));
+  GT_OK(graft_op_desc_add_input(d, indices[0]));
+  GT_OK(graft_op_desc_add_input(d, values[0]));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
+  graft_op *apply = fin(d);
+  graft_op *read = typed_op(g, "ReadVariableOp", "read", (graft_op *[]){h}, 1, GRAFT_FLOAT32);
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  run_target(s, init);
+  expect(fetch_output(s, values[0]), GRAFT_FLOAT32, D(3, 2), (const float[]){1, 2, 3, 4, 10, 20});
+  expect(fetch_output(s, indices[0]), GRAFT_INT64, D(3), (const int64_t[]){2, 0, 2});
+  expect(fetch_output(s, shapes[0]), GRAFT_INT32, D(2), (const int32_t[]){3, 2});
+  run_target(s, apply);
+  expect(fetch(s, read), GRAFT_FLOAT32, D(3, 2), (const float[]){-2, -2, 3, 4, -6, -16});
+  graft_session_free(s);
+
+  /* Read whole as well: the rows are added into a dense gradient. */
+  graft_op *gy3 = konst(g, "gy3", GRAFT_FLOAT32, D(3, 2), (const float[]){100, 100, 100, 100, 100, 100});
+  graft_output ys3[2] = {{g1, 0}, {read, 0}}, dys3[2] = {{gy1, 0}, {gy3, 0}};
+  GT_OK(graft_graph_add_gradients_sparse(values, indices, shapes, g, ys3, 2, xs, 1, dys3, NULL, 0,
+                                         GRAFT_UNCONNECTED_NONE, "dense"));
+  assert_null(indices[0].op);
+  assert_null(shapes[0].op);
+  GT_OK(graft_session_new(&s, g, NULL));
+  run_target(s, init);
+  expect(fetch_output(s, values[0]), GRAFT_FLOAT32, D(3, 2), (const float[]){103, 104, 100, 100, 101, 102});
+  graft_session_free(s);
+  /* The dense call gives the same sum for the gathers alone. */
+  graft_output dense[1];
+  GT_OK(graft_graph_add_gradients_ex(dense, g, ys, 2, xs, 1, dys, NULL, 0, GRAFT_UNCONNECTED_NONE, "plain"));
+  GT_OK(graft_session_new(&s, g, NULL));
+  run_target(s, init);
+  expect(fetch_output(s, dense[0]), GRAFT_FLOAT32, D(3, 2), (const float[]){3, 4, 0, 0, 11, 22});
+  graft_session_free(s);
+  GT_ERR(GRAFT_EINVAL,
+         graft_graph_add_gradients_sparse(values, NULL, shapes, g, ys, 2, xs, 1, dys, NULL, 0, GRAFT_UNCONNECTED_NONE, NULL),
+         "graft_graph_add_gradients_sparse", "out_indices");
+}
+
+/* A placeholder gathered on axis 0 gets rows too; on axis 1 it gets a dense gradient. */
+static void test_sparse_gradient_of_a_tensor(void **state) {
+  graft_graph *g = *state;
+  graft_op *params = ph(g, "params", GRAFT_FLOAT32);
+  graft_op *gather = op3(g, "GatherV2", "gather", params, konst(g, "i", GRAFT_INT32, D(2, 2), (const int32_t[]){1, 0, 1, 1}),
+                         konst(g, "axis", GRAFT_INT32, NULL, 0, &(int32_t){0}));
+  graft_output ys[1] = {{gather, 0}}, xs[1] = {{params, 0}}, values[1], indices[1], shapes[1];
+  GT_OK(graft_graph_add_gradients_sparse(values, indices, shapes, g, ys, 1, xs, 1, NULL, NULL, 0,
+                                         GRAFT_UNCONNECTED_NONE, NULL));
+  assert_non_null(indices[0].op);
+  graft_tensor *p = tensor(GRAFT_FLOAT32, D(2, 3), (const float[]){1, 2, 3, 4, 5, 6});
+  graft_op *fops[1] = {params};
+  expect(run_feeds(g, values[0].op, values[0].index, 1, fops, &p), GRAFT_FLOAT32, D(4, 3),
+         (const float[]){1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+  p = tensor(GRAFT_FLOAT32, D(2, 3), (const float[]){1, 2, 3, 4, 5, 6});
+  expect(run_feeds(g, indices[0].op, indices[0].index, 1, fops, &p), GRAFT_INT32, D(4), (const int32_t[]){1, 0, 1, 1});
+  p = tensor(GRAFT_FLOAT32, D(2, 3), (const float[]){1, 2, 3, 4, 5, 6});
+  expect(run_feeds(g, shapes[0].op, shapes[0].index, 1, fops, &p), GRAFT_INT32, D(2), (const int32_t[]){2, 3});
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_unsorted_segment_reductions, setup, teardown),
@@ -249,6 +331,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_gather_gradient_axis1, setup, teardown),
       cmocka_unit_test_setup_teardown(test_resource_gather_gradient, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unsorted_segment_sum_gradient, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_sparse_gradient_rows, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_sparse_gradient_of_a_tensor, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

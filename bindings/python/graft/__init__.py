@@ -33,7 +33,8 @@ from graft.ops import (constant, identity, identity_n, stop_gradient, cast, zero
                        reduce_max, reduce_min, reduce_prod, reduce_all, reduce_any, argmax, argmin, check_numerics,
                        print, Assert, top_k)
 from graft.function import function, Function, ConcreteFunction, TensorSpec
-from graft.variables import Variable, Module, GraphKeys, IndexedSlices
+from graft.variables import Variable, Module, GraphKeys
+from graft.indexed_slices import IndexedSlices
 from graft.control_flow import cond, while_loop, TensorArray
 from graft.backprop import GradientTape
 from graft.py_function import py_function, numpy_function

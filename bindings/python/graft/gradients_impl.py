@@ -12,6 +12,7 @@ from graft import errors
 from graft import framework as _fw
 from graft import graft_swig as _c
 from graft.framework import Tensor, convert_to_tensor
+from graft.indexed_slices import IndexedSlices
 
 
 class UnconnectedGradients(enum.Enum):
@@ -107,7 +108,8 @@ def _mode_of(ys):
 def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggregation_method=None,
               stop_gradients=None, unconnected_gradients=UnconnectedGradients.NONE):
     """The symbolic partial derivatives of sum(ys) with respect to each x: a list of one tensor per
-    x, None where no gradient flows (unless unconnected_gradients is ZERO). ys and xs are tensors
+    x, None where no gradient flows (unless unconnected_gradients is ZERO), an IndexedSlices where
+    only gathers read x (an embedding). ys and xs are tensors
     or lists of them (variables count by their handle); grad_ys the upstream gradients (ones when
     None). Graph mode or inside a traced function only."""
     ys, xs = _as_list(ys), _as_list(xs)
@@ -132,8 +134,9 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
     graph = mode.graph._c if isinstance(mode, _GraphMode) else mode.c_graph
     _tls.error = None
     try:
-        out = graph.add_gradients(c_ys, c_xs, c_dys, c_stop, unconnected is UnconnectedGradients.ZERO,
-                                  name or "gradients")
+        values, indices, shapes = graph.add_gradients_sparse(c_ys, c_xs, c_dys, c_stop,
+                                                             unconnected is UnconnectedGradients.ZERO,
+                                                             name or "gradients")
     except errors.OpError as e:
         pending, _tls.error = getattr(_tls, "error", None), None
         if pending is not None:
@@ -141,7 +144,10 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
         if isinstance(e, errors.NotFoundError):
             raise LookupError(str(e)) from None
         raise
-    return [mode.tensor(o) if o.valid() else None for o in out]
+    # Rows (a variable or tensor only gathers read) come back as IndexedSlices, as in TF.
+    return [None if not v.valid() else
+            IndexedSlices(mode.tensor(v), mode.tensor(i), mode.tensor(s)) if i.valid() else mode.tensor(v)
+            for v, i, s in zip(values, indices, shapes)]
 
 
 def _value_of(x):

@@ -27,6 +27,7 @@ from graft import framework as _fw
 from graft import ops as _ops
 from graft import variables as _variables
 from graft.framework import Tensor, convert_to_tensor
+from graft.indexed_slices import IndexedSlices
 
 
 def _original(var):
@@ -157,7 +158,7 @@ class Optimizer:
                 updates = []
                 for g, v in pairs:
                     self._make_slots(v)
-                    updates.append(_as_op(self._apply_dense(convert_to_tensor(g, dtype=v.dtype), v)))
+                    updates.append(_as_op(self._apply(g, v)))
                 with graph.control_dependencies(updates):
                     inc = self.iterations.assign_add(np.int64(1), read_value=False)
                 return _group([_as_op(inc)], name=name or self.name)
@@ -165,11 +166,23 @@ class Optimizer:
         for g, v in pairs:
             self._make_slots(v)
         for g, v in pairs:
-            self._apply_dense(convert_to_tensor(g, dtype=v.dtype), v)
+            self._apply(g, v)
         return self.iterations.assign_add(np.int64(1))
+
+    def _apply(self, grad, var):
+        if isinstance(grad, IndexedSlices):
+            update = self._apply_sparse(grad, var)
+            if update is not None:
+                return update
+        return self._apply_dense(convert_to_tensor(grad, dtype=var.dtype), var)
 
     def _apply_dense(self, grad, var):
         raise NotImplementedError
+
+    def _apply_sparse(self, grad, var):
+        """The update for a gradient given as rows, touching only those rows; None where the
+        optimizer applies the dense gradient instead."""
+        return None
 
     def _handle(self, var):
         return var.handle
@@ -214,6 +227,14 @@ class SGD(Optimizer):
 
     def _slot_names(self):
         return ("momentum",) if self.momentum > 0 else ()
+
+    def _apply_sparse(self, grad, var):
+        if self.momentum != 0:
+            return None
+        # var[indices] -= lr * values, rows named twice moving twice (ResourceScatterAdd).
+        delta = _ops.multiply(convert_to_tensor(grad.values, dtype=var.dtype), -self._hyper(self.learning_rate, var.dtype))
+        return _fw.apply_op("ResourceScatterAdd", [self._handle(var), convert_to_tensor(grad.indices), delta],
+                            {"dtype": var.dtype})
 
     def _apply_dense(self, grad, var):
         lr = self._hyper(self.learning_rate, var.dtype)

@@ -16,8 +16,10 @@ import numpy as np
 
 from graft import framework as _fw
 from graft import gradients_impl as _gradients
+from graft import ops as _ops
 from graft import variables as _variables
 from graft.framework import Tensor, convert_to_tensor
+from graft.indexed_slices import IndexedSlices
 
 
 def _as_op(x):
@@ -81,7 +83,7 @@ class Optimizer:
                 self._make_slots(v)
             self._prepare(graph)
             with _fw.name_scope(name or self._name):
-                updates = [_as_op(self._apply_dense(convert_to_tensor(g, dtype=v.dtype), v)) for g, v in pairs]
+                updates = [_as_op(self._apply(g, v)) for g, v in pairs]
                 finish = self._finish(graph, updates)
                 if global_step is None:
                     return _group(graph, finish, name or self._name)
@@ -150,8 +152,20 @@ class Optimizer:
     def _finish(self, graph, updates):
         return updates
 
+    def _apply(self, grad, var):
+        if isinstance(grad, IndexedSlices):
+            update = self._apply_sparse(grad, var)
+            if update is not None:
+                return update
+        return self._apply_dense(convert_to_tensor(grad, dtype=var.dtype), var)
+
     def _apply_dense(self, grad, var):
         raise NotImplementedError
+
+    def _apply_sparse(self, grad, var):
+        """The update for a gradient given as rows (IndexedSlices), touching only those rows; None
+        where the dense gradient is applied instead."""
+        return None
 
     def _hyper(self, value, dtype):
         if callable(value) and not isinstance(value, (Tensor, _variables.Variable)):
@@ -170,6 +184,12 @@ class GradientDescentOptimizer(Optimizer):
     def __init__(self, learning_rate, use_locking=False, name="GradientDescent"):
         super().__init__(use_locking, name)
         self._learning_rate = learning_rate
+
+    def _apply_sparse(self, grad, var):
+        delta = _ops.multiply(convert_to_tensor(grad.values, dtype=var.dtype),
+                              -self._hyper(self._learning_rate, var.dtype))
+        return _fw.apply_op("ResourceScatterAdd", [var.handle, convert_to_tensor(grad.indices), delta],
+                            {"dtype": var.dtype})
 
     def _apply_dense(self, grad, var):
         return _fw.apply_op("ResourceApplyGradientDescent",

@@ -7,6 +7,7 @@ from graft import errors
 from graft import framework as _fw
 from graft import graft_swig as _c
 from graft.framework import EagerTensor, Tensor, convert_to_tensor
+from graft.indexed_slices import IndexedSlices
 from graft.tensor_shape import as_shape
 
 
@@ -329,19 +330,6 @@ class _TracedVariable(Variable):
 
     def _handle_input(self):
         return self._handle_arg
-
-
-class IndexedSlices:
-    """Rows of a dense tensor: values (one row per index), indices, and optionally the dense
-    shape, as tf.IndexedSlices; what Variable.scatter_* take. (Graft's gradients are dense.)"""
-
-    def __init__(self, values, indices, dense_shape=None):
-        self.values = values
-        self.indices = indices
-        self.dense_shape = dense_shape
-
-    def __repr__(self):
-        return f"IndexedSlices(indices={self.indices!r}, values={self.values!r}, dense_shape={self.dense_shape!r})"
 
 
 def global_variables(scope=None):

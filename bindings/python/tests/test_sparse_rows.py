@@ -97,13 +97,58 @@ def test_rows_in_a_graph():
         rows = graft.gather(v, [1, 2])
         assert rows.op.type == "ResourceGather"
         (dv,) = graft.gradients(graft.reduce_sum(rows), [v])
+        assert isinstance(dv, graft.IndexedSlices)  # only a gather reads v: rows, as TF
+        dense = graft.convert_to_tensor(dv)
         upd = v.scatter_sub(graft.IndexedSlices(values=graft.ones([1, 3]), indices=[2]))
         init = graft.compat.v1.global_variables_initializer()
     with graft.compat.v1.Session(graph=g) as sess:
         sess.run(init)
         np.testing.assert_allclose(sess.run(rows), TABLE[[1, 2]])
-        np.testing.assert_allclose(sess.run(dv), [[0, 0, 0], [1, 1, 1], [1, 1, 1], [0, 0, 0]])
+        np.testing.assert_allclose(sess.run(dv.values), np.ones((2, 3)))
+        np.testing.assert_array_equal(sess.run(dv.indices), [1, 2])
+        np.testing.assert_array_equal(sess.run(dv.dense_shape), [4, 3])
+        np.testing.assert_allclose(sess.run(dense), [[0, 0, 0], [1, 1, 1], [1, 1, 1], [0, 0, 0]])
         after = sess.run(upd)
     want = TABLE.copy()
     want[2] -= 1
     np.testing.assert_allclose(after, want)
+
+
+@pytest.mark.parametrize("make_optimizer", [
+    lambda: graft.compat.v1.train.GradientDescentOptimizer(0.5),
+    lambda: graft.optimizers.SGD(learning_rate=0.5),
+    lambda: graft.optimizers.Adam(learning_rate=0.5),
+])
+def test_graph_mode_optimizers_take_rows(make_optimizer):
+    g = graft.Graph()
+    with g.as_default():
+        emb = graft.Variable(TABLE, name="emb")
+        w = graft.Variable(np.ones((3,), np.float32), name="w")
+        ids = graft.compat.v1.placeholder(graft.int32, [None])
+        loss = graft.reduce_sum(graft.gather(emb, ids) * w)
+        opt = make_optimizer()
+        if isinstance(opt, graft.optimizers.Optimizer):
+            train = opt.minimize(loss, [emb, w])
+        else:
+            train = opt.minimize(loss)
+        init = graft.compat.v1.global_variables_initializer()
+    with graft.compat.v1.Session(graph=g) as sess:
+        sess.run(init)
+        sess.run(train, feed_dict={ids: np.array([3, 3, 0], np.int32)})
+        after = sess.run(emb)
+    np.testing.assert_allclose(after[1:3], TABLE[1:3])  # rows no id named are untouched
+    if not isinstance(opt, graft.optimizers.Adam):
+        want = TABLE.copy()
+        want[3] -= 2 * 0.5
+        want[0] -= 0.5
+        np.testing.assert_allclose(after, want)
+    else:
+        assert np.all(after[[0, 3]] < TABLE[[0, 3]])
+
+
+def test_indexed_slices_convert_to_dense():
+    s = graft.IndexedSlices(values=graft.constant([[1.0, 2.0], [3.0, 4.0]]), indices=graft.constant([1, 1]),
+                            dense_shape=graft.constant([3, 2]))
+    np.testing.assert_allclose(graft.convert_to_tensor(s).numpy(), [[0, 0], [4, 6], [0, 0]])
+    with pytest.raises(ValueError, match="dense_shape"):
+        graft.convert_to_tensor(graft.IndexedSlices(values=[[1.0]], indices=[0]))

@@ -61,6 +61,22 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_graph_add_gradients_ex(graft_output *o
                                                                  graft_unconnected_gradients unconnected,
                                                                  const char *scope);
 
+/*
+ * The same, with gradients that come as rows kept as rows (TensorFlow's IndexedSlices): an x
+ * whose gradient comes only from gathers (GatherV2 on axis 0, ResourceGather: an embedding
+ * table) gets out_indices[i] (1-D, int32 or int64) and out_dense_shapes[i] (x's shape, 1-D
+ * int32), and out_grads[i] holds the values, one row per index ([len(indices)] followed by x's
+ * shape after its first dim); a row named twice gets both rows, to be added. Applying them with
+ * ResourceScatterAdd/Sub touches only those rows. For every other x, out_indices[i] and
+ * out_dense_shapes[i] are {NULL, 0} and out_grads[i] is what graft_graph_add_gradients_ex
+ * gives. The three arrays hold nx outputs each (filled only on success); their ops are
+ * borrowed from the graph, valid while it lives.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_graph_add_gradients_sparse(
+    graft_output *out_grads, graft_output *out_indices, graft_output *out_dense_shapes, graft_graph *graph,
+    const graft_output *ys, int ny, const graft_output *xs, int nx, const graft_output *grad_ys,
+    const graft_output *stop_gradients, int nstop, graft_unconnected_gradients unconnected, const char *scope);
+
 /* ---- Inside a gradient function registered with graft_gradient_register ----------------- */
 /*
  * The context is valid during the call only. Ops the function makes (graft/operation.h, on
