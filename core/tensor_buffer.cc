@@ -21,21 +21,33 @@ Status AlignedBuffer::Allocate(size_t bytes, bool zero, std::shared_ptr<TensorBu
       return errors::ResourceExhausted("cannot allocate ", bytes, " bytes");
     }
     rounded &= ~(kTensorAlignment - 1);
-    data = BufferCache::Global().Take(rounded);
+    // Small blocks never go through the cache (no call, no static-local guard on the hot path).
+    if (rounded >= BufferCache::kMinBytes) data = BufferCache::Global().Take(rounded);
     if (data == nullptr) data = std::aligned_alloc(kTensorAlignment, rounded);
     if (data == nullptr) return errors::ResourceExhausted("cannot allocate ", bytes, " bytes");
     if (zero) std::memset(data, 0, bytes);
   }
   try {
-    *out = std::shared_ptr<TensorBuffer>(new AlignedBuffer(data, bytes));
+    *out = std::make_shared<AlignedBuffer>(Key{}, data, bytes);
   } catch (...) {
-    BufferCache::Global().Give(data, RoundedSize(bytes));
+    if (RoundedSize(bytes) < BufferCache::kMinBytes) {
+      std::free(data);
+    } else {
+      BufferCache::Global().Give(data, RoundedSize(bytes));
+    }
     throw;
   }
   return Status::Ok();
 }
 
-AlignedBuffer::~AlignedBuffer() { BufferCache::Global().Give(data_, RoundedSize(size_)); }
+AlignedBuffer::~AlignedBuffer() {
+  const size_t rounded = RoundedSize(size_);
+  if (rounded < BufferCache::kMinBytes) {
+    std::free(data_);
+  } else {
+    BufferCache::Global().Give(data_, rounded);
+  }
+}
 
 size_t StringBuffer::size() const {
   size_t total = 0;

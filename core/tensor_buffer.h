@@ -38,7 +38,14 @@ class AlignedBuffer final : public TensorBuffer {
   size_t size() const override { return size_; }
 
  private:
-  AlignedBuffer(void* data, size_t size) : data_(data), size_(size) { reusable_ = true; }
+  // Only Allocate makes one (the key is private), with make_shared: one allocation for the
+  // object and its control block.
+  struct Key {};
+
+ public:
+  AlignedBuffer(Key, void* data, size_t size) : data_(data), size_(size) { reusable_ = true; }
+
+ private:
   void* data_;
   size_t size_;
 };
