@@ -36,22 +36,9 @@ func (g *Graph) AddGradients(prefix string, ys, xs, dys []Output) ([]Output, err
 func (g *Graph) AddGradientsWithOptions(ys, xs []Output, opts GradientOptions) ([]Output, error) {
 	var p pins
 	defer p.done()
-	rg, err := use(&p, &g.h)
+	rg, vectors, err := g.gradientArgs(&p, ys, xs, opts)
 	if err != nil {
 		return nil, err
-	}
-	vectors := make([]raw.OutputVector, 4)
-	for i, list := range [][]Output{ys, xs, opts.GradYs, opts.StopGradients} {
-		v := raw.NewOutputVector__SWIG_0()
-		p.temp(v)
-		for _, o := range list {
-			ro, err := o.toRaw(&p)
-			if err != nil {
-				return nil, err
-			}
-			v.Add(ro)
-		}
-		vectors[i] = v
 	}
 	out, err := get(func() raw.OutputVector {
 		return rg.Add_gradients(vectors[0], vectors[1], vectors[2], vectors[3], opts.UnconnectedZero, opts.Prefix)
@@ -60,6 +47,73 @@ func (g *Graph) AddGradientsWithOptions(ys, xs []Output, opts GradientOptions) (
 		return nil, err
 	}
 	defer raw.DeleteOutputVector(out)
+	return gradientOutputs(out), nil
+}
+
+// IndexedSlices is a gradient given as rows (TensorFlow's tf.IndexedSlices): zero except at
+// rows Indices (1-D int32 or int64) of a tensor of shape DenseShape (1-D int32), which get the
+// matching rows of Values; a row named twice gets both. ResourceScatterAdd or a
+// ResourceSparseApply* op applies it to those rows only.
+type IndexedSlices struct {
+	Values, Indices, DenseShape Output
+}
+
+// AddGradientsSparse is AddGradientsWithOptions keeping the gradient of an x that only gathers
+// read (GatherV2 on axis 0, ResourceGather: an embedding table) as rows: for each x, rows[i]
+// is set and dense[i] is the zero Output, or dense[i] is the gradient and rows[i] is nil (both
+// unset where no gradient flows).
+func (g *Graph) AddGradientsSparse(ys, xs []Output, opts GradientOptions) (dense []Output, rows []*IndexedSlices, err error) {
+	var p pins
+	defer p.done()
+	rg, vectors, err := g.gradientArgs(&p, ys, xs, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := get(func() raw.OutputVectorVector {
+		return rg.Add_gradients_sparse(vectors[0], vectors[1], vectors[2], vectors[3], opts.UnconnectedZero, opts.Prefix)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer raw.DeleteOutputVectorVector(out)
+	values, indices, shapes := gradientOutputs(out.Get(0)), gradientOutputs(out.Get(1)), gradientOutputs(out.Get(2))
+	dense = make([]Output, len(values))
+	rows = make([]*IndexedSlices, len(values))
+	for i := range values {
+		if indices[i].Op != nil {
+			rows[i] = &IndexedSlices{Values: values[i], Indices: indices[i], DenseShape: shapes[i]}
+		} else {
+			dense[i] = values[i]
+		}
+	}
+	return dense, rows, nil
+}
+
+// gradientArgs pins the graph and converts ys, xs, the upstream gradients and the stop
+// gradients to SWIG vectors (freed with p).
+func (g *Graph) gradientArgs(p *pins, ys, xs []Output, opts GradientOptions) (raw.Graph, []raw.OutputVector, error) {
+	rg, err := use(p, &g.h)
+	if err != nil {
+		return nil, nil, err
+	}
+	vectors := make([]raw.OutputVector, 4)
+	for i, list := range [][]Output{ys, xs, opts.GradYs, opts.StopGradients} {
+		v := raw.NewOutputVector__SWIG_0()
+		p.temp(v)
+		for _, o := range list {
+			ro, err := o.toRaw(p)
+			if err != nil {
+				return nil, nil, err
+			}
+			v.Add(ro)
+		}
+		vectors[i] = v
+	}
+	return rg, vectors, nil
+}
+
+// outputsFromRaw converts a SWIG output vector: the zero Output for an invalid entry.
+func gradientOutputs(out raw.OutputVector) []Output {
 	grads := make([]Output, out.Size())
 	for i := range grads {
 		o := out.Get(i)
@@ -67,7 +121,7 @@ func (g *Graph) AddGradientsWithOptions(ys, xs []Output, opts GradientOptions) (
 			grads[i] = Output{Op: newOperation(o.Op()), Index: o.Index()}
 		}
 	}
-	return grads, nil
+	return grads
 }
 
 // GradientFunc computes the gradient of op's inputs from grads, the incoming gradient of each

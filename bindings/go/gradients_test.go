@@ -103,3 +103,47 @@ func TestGoGradientFunction(t *testing.T) {
 	out := must(sess.Run(nil, []graft.Output{dx[0]}, nil))
 	assertFloats(t, must(out[0].Float32s()), []float32{10, 10})
 }
+
+// An embedding table read only by ResourceGather gets its gradient as rows; applied with
+// ResourceScatterSub they change only those rows. Read whole too, it gets a dense gradient.
+func TestAddGradientsSparseRows(t *testing.T) {
+	g := must(graft.NewGraph())
+	defer g.Close()
+	h := must(g.AddOp("VarHandleOp", "emb").SetAttr("dtype", graft.Float32).SetAttr("shape", graft.MakeShape(3, 2)).Finish()).Output(0)
+	init := must(g.AddOp("AssignVariableOp", "init").AddInput(h).AddInput(must(g.Const("v0", newMatrix(t, 3, 2, 1, 2, 3, 4, 5, 6)))).SetAttr("dtype", graft.Float32).Finish())
+	ids := must(g.Const("ids", must(graft.NewTensor([]int64{3}, []int32{2, 0, 2}))))
+	rows := must(g.AddOp("ResourceGather", "rows").AddInput(h).AddInput(ids).SetAttr("dtype", graft.Float32).Finish()).Output(0)
+	dense, sparse, err := g.AddGradientsSparse([]graft.Output{rows}, []graft.Output{h}, graft.GradientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dense[0].Op != nil || sparse[0] == nil {
+		t.Fatalf("want rows, got dense %v rows %v", dense[0], sparse[0])
+	}
+	apply := must(g.AddOp("ResourceScatterSub", "apply").AddInput(h).AddInput(sparse[0].Indices).AddInput(sparse[0].Values).SetAttr("dtype", graft.Float32).Finish())
+	read := must(g.AddOp("ReadVariableOp", "read").AddInput(h).SetAttr("dtype", graft.Float32).Finish()).Output(0)
+	sess := must(graft.NewSession(g))
+	defer sess.Close()
+	must(sess.Run(nil, nil, []*graft.Operation{init}))
+	out := must(sess.Run(nil, []graft.Output{sparse[0].Values, sparse[0].Indices, sparse[0].DenseShape}, nil))
+	assertFloats(t, must(out[0].Float32s()), []float32{1, 1, 1, 1, 1, 1})
+	if got := must(out[1].Int32s()); len(got) != 3 || got[0] != 2 || got[1] != 0 || got[2] != 2 {
+		t.Fatalf("indices %v", got)
+	}
+	if got := must(out[2].Int32s()); len(got) != 2 || got[0] != 3 || got[1] != 2 {
+		t.Fatalf("dense shape %v", got)
+	}
+	must(sess.Run(nil, nil, []*graft.Operation{apply}))
+	after := must(sess.Run(nil, []graft.Output{read}, nil))
+	assertFloats(t, must(after[0].Float32s()), []float32{0, 1, 3, 4, 3, 4})
+
+	dense, sparse, err = g.AddGradientsSparse([]graft.Output{rows, read}, []graft.Output{h}, graft.GradientOptions{Prefix: "mixed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dense[0].Op == nil || sparse[0] != nil {
+		t.Fatalf("want a dense gradient, got dense %v rows %v", dense[0], sparse[0])
+	}
+	sum := must(sess.Run(nil, []graft.Output{dense[0]}, nil))
+	assertFloats(t, must(sum[0].Float32s()), []float32{2, 2, 1, 1, 3, 3})
+}

@@ -565,6 +565,26 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
     return addGradients(new Output[] {y}, new Output[] {x}, null)[0];
   }
 
+  /**
+   * addGradients keeping the gradient of an x that only gathers read (GatherV2 on axis 0,
+   * ResourceGather: an embedding table) as rows, as TensorFlow's tf.gradients does: one entry
+   * per x, an {@link IndexedSlices} there, else the gradient Output, null where none flows.
+   */
+  public Object[] addGradientsSparse(Output[] ys, Output[] xs, Output[] dys) {
+    java.util.List<java.util.List<Output>> out = addGradientsSparse(java.util.Arrays.asList(ys), java.util.Arrays.asList(xs),
+        dys == null ? java.util.List.of() : java.util.Arrays.asList(dys), java.util.List.of(), false, "");
+    java.util.List<Output> values = out.get(0), indices = out.get(1), shapes = out.get(2);
+    Object[] result = new Object[values.size()];
+    for (int i = 0; i < result.length; ++i) {
+      if (indices.get(i).isValid()) {
+        result[i] = new IndexedSlices(values.get(i), indices.get(i), shapes.get(i));
+      } else if (values.get(i).isValid()) {
+        result[i] = values.get(i);
+      }
+    }
+    return result;
+  }
+
   /** Ends the innermost pushDevice or pushDeviceFunction. */
   public void popDevice() {
     synchronized (GraphDevices.lock(this)) {

@@ -8,6 +8,7 @@
 // Ref(dtype) with the `shape` attr's shape.
 #include <initializer_list>
 #include <string_view>
+#include <vector>
 
 #include "core/ops/builtin_ops.h"
 #include "core/ops/common_shape_fns.h"
@@ -418,6 +419,75 @@ void RegisterStateOps(OpRegistry& r) {
           .Attr("use_locking: bool = false")
           .SetIsStateful(),
       [](InferenceContext& c) { return SlotUpdateShape(c, true, {3, 4, 5, 6}, 2, 7); });
+
+  // The sparse forms: the same update on the rows `indices` of var and its slots only, grad
+  // holding one row per index (indices in order; a row named twice is updated twice).
+  auto sparse_shape = [](std::initializer_list<int> scalars, int indices) {
+    std::vector<int> sc(scalars);
+    return [sc, indices](InferenceContext& c) -> Status {
+      for (int i : sc) GRAFT_RETURN_IF_ERROR(c.WithScalar(i));
+      return c.WithRank(indices, 1);
+    };
+  };
+  for (const char* name : {"ResourceSparseApplyMomentum", "ResourceSparseApplyKerasMomentum"}) {
+    Add(r,
+        OpDefBuilder(name)
+            .Input("var: resource")
+            .Input("accum: resource")
+            .Input("lr: T")
+            .Input("grad: T")
+            .Input("indices: Tindices")
+            .Input("momentum: T")
+            .Attr(kNumberType)
+            .Attr("Tindices: {int32, int64}")
+            .Attr("use_locking: bool = false")
+            .Attr("use_nesterov: bool = false")
+            .SetIsStateful(),
+        sparse_shape({2, 5}, 4));
+  }
+  Add(r,
+      OpDefBuilder("ResourceSparseApplyAdagrad")
+          .Input("var: resource")
+          .Input("accum: resource")
+          .Input("lr: T")
+          .Input("grad: T")
+          .Input("indices: Tindices")
+          .Attr(kNumberType)
+          .Attr("Tindices: {int32, int64}")
+          .Attr("use_locking: bool = false")
+          .Attr("update_slots: bool = true")
+          .SetIsStateful(),
+      sparse_shape({2}, 4));
+  Add(r,
+      OpDefBuilder("ResourceSparseApplyAdagradV2")
+          .Input("var: resource")
+          .Input("accum: resource")
+          .Input("lr: T")
+          .Input("epsilon: T")
+          .Input("grad: T")
+          .Input("indices: Tindices")
+          .Attr(kNumberType)
+          .Attr("Tindices: {int32, int64}")
+          .Attr("use_locking: bool = false")
+          .Attr("update_slots: bool = true")
+          .SetIsStateful(),
+      sparse_shape({2, 3}, 5));
+  Add(r,
+      OpDefBuilder("ResourceSparseApplyRMSProp")
+          .Input("var: resource")
+          .Input("ms: resource")
+          .Input("mom: resource")
+          .Input("lr: T")
+          .Input("rho: T")
+          .Input("momentum: T")
+          .Input("epsilon: T")
+          .Input("grad: T")
+          .Input("indices: Tindices")
+          .Attr(kNumberType)
+          .Attr("Tindices: {int32, int64}")
+          .Attr("use_locking: bool = false")
+          .SetIsStateful(),
+      sparse_shape({3, 4, 5, 6}, 8));
 }
 
 }  // namespace graft::ops

@@ -1,5 +1,6 @@
 // CPU kernels for training: the gradient descent, Adam, momentum, Adagrad and RMSProp updates on
-// TensorFlow 1 reference variables (Apply...) and resource variables (ResourceApply...), and
+// TensorFlow 1 reference variables (Apply...) and resource variables (ResourceApply...), the
+// row-wise forms of momentum, Adagrad and RMSProp (ResourceSparseApply...), and
 // the random ops RandomUniform, RandomStandardNormal, TruncatedNormal and RandomUniformInt.
 //
 // Updates lock the variables they change (in address order when there are several) and write
@@ -22,6 +23,7 @@
 #include <random>
 
 #include "core/runtime/resource_mgr.h"
+#include "kernels/cpu/data_movement.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
 #include "kernels/cpu/variable_access.h"
@@ -257,6 +259,91 @@ struct RMSPropUpdate {
   }
 };
 
+// The sparse forms (ResourceSparseApply...): F's element update on the rows `indices` of var
+// and its slots only; L gives the inputs' layout (L::kScalars in F's scalar order, L::kGrad,
+// L::kIndices). grad holds one row per index; indices are applied in order, so a row named
+// twice is updated twice, as TensorFlow's CPU kernels do. Every shape and index is checked
+// before anything is written.
+template <typename T, typename F, typename L>
+class SparseSlotUpdateKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Init() {
+    if (node().attr("use_nesterov") != nullptr) return GetAttr(node(), "use_nesterov", &nesterov_);
+    return Status::Ok();
+  }
+  Status Compute(OpKernelContext& ctx) const override {
+    constexpr int kVars = F::kSlots + 1;
+    std::shared_ptr<Variable> vars[kVars];
+    std::string names[kVars];
+    for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(InputVariable(ctx, i, &vars[i], &names[i]));
+    T s[F::kNumScalars];
+    for (int i = 0; i < F::kNumScalars; ++i) {
+      GRAFT_RETURN_IF_ERROR(CheckScalar(ctx.input(L::kScalars[i]), F::kScalarNames[i]));
+      s[i] = ctx.input(L::kScalars[i]).template data<T>()[0];
+    }
+    const Tensor& grad = ctx.input(L::kGrad);
+    const Tensor& indices = ctx.input(L::kIndices);
+    if (indices.rank() != 1) return errors::InvalidArgument("indices must be a vector, not ", ShapeText(indices.dims()));
+    Dims idx;
+    GRAFT_RETURN_IF_ERROR(ReadIndexTensor(indices, "indices", &idx));
+    std::vector<Variable*> locked;
+    for (auto& v : vars) locked.push_back(v.get());
+    MultiLock lock(std::move(locked));
+    for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(CheckVariable(*vars[i], names[i], DTypeOf<T>()));
+    for (int i = 1; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(CheckSameShape(vars[0]->value, vars[i]->value, "accum"));
+    const Dims& vd = vars[0]->value.dims();
+    if (vd.empty()) return errors::InvalidArgument("var '", names[0], "' must be at least a vector, not a scalar");
+    Dims want{static_cast<int64_t>(idx.size())};
+    want.insert(want.end(), vd.begin() + 1, vd.end());
+    if (grad.dims() != want) {
+      return errors::InvalidArgument("grad must have shape ", ShapeText(want), " (one row of var '", names[0],
+                                     "' per index), not ", ShapeText(grad.dims()));
+    }
+    for (size_t k = 0; k < idx.size(); ++k) {
+      if (idx[k] < 0 || idx[k] >= vd[0]) {
+        return errors::InvalidArgument("indices[", k, "] = ", idx[k], " is not in [0, ", vd[0], ") (the rows of var '",
+                                       names[0], "')");
+      }
+    }
+    int64_t inner = 1;
+    for (size_t d = 1; d < vd.size(); ++d) inner *= vd[d];
+    Tensor* values[kVars];
+    for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(WritableValue(*vars[i], &values[i]));
+    T* w = values[0]->template data<T>();
+    T* slots[kVars - 1];
+    for (int i = 1; i < kVars; ++i) slots[i - 1] = values[i]->template data<T>();
+    const T* g = grad.template data<T>();
+    for (size_t k = 0; k < idx.size(); ++k) {
+      for (int64_t j = 0; j < inner; ++j) {
+        const int64_t e = idx[k] * inner + j;
+        F::Update(w + e, slots, e, s, g[static_cast<int64_t>(k) * inner + j], nesterov_);
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  bool nesterov_ = false;
+};
+
+struct SparseMomentumLayout {  // var, accum, lr, grad, indices, momentum
+  static constexpr int kScalars[2] = {2, 5};
+  static constexpr int kGrad = 3, kIndices = 4;
+};
+struct SparseAdagradLayout {  // var, accum, lr, grad, indices
+  static constexpr int kScalars[1] = {2};
+  static constexpr int kGrad = 3, kIndices = 4;
+};
+struct SparseAdagradV2Layout {  // var, accum, lr, epsilon, grad, indices
+  static constexpr int kScalars[2] = {2, 3};
+  static constexpr int kGrad = 4, kIndices = 5;
+};
+struct SparseRMSPropLayout {  // var, ms, mom, lr, rho, momentum, epsilon, grad, indices
+  static constexpr int kScalars[4] = {3, 4, 5, 6};
+  static constexpr int kGrad = 7, kIndices = 8;
+};
+
 // ---------------------------------------------------------------------------------------
 // Random numbers.
 
@@ -485,6 +572,15 @@ void RegisterTrainingKernels(KernelRegistry& r) {
   reg("ApplyRMSProp", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, true, RMSPropUpdate>>());
   reg("ResourceApplyRMSProp", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, RMSPropUpdate>>());
   reg("ResourceApplyRMSProp", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, false, RMSPropUpdate>>());
+  auto sparse = [&]<typename F, typename L>(const char* op) {
+    reg(op, "T", DType::kFloat32, MakeFactory<SparseSlotUpdateKernel<float, F, L>>());
+    reg(op, "T", DType::kFloat64, MakeFactory<SparseSlotUpdateKernel<double, F, L>>());
+  };
+  sparse.template operator()<MomentumUpdate, SparseMomentumLayout>("ResourceSparseApplyMomentum");
+  sparse.template operator()<KerasMomentumUpdate, SparseMomentumLayout>("ResourceSparseApplyKerasMomentum");
+  sparse.template operator()<AdagradUpdate, SparseAdagradLayout>("ResourceSparseApplyAdagrad");
+  sparse.template operator()<AdagradV2Update, SparseAdagradV2Layout>("ResourceSparseApplyAdagradV2");
+  sparse.template operator()<RMSPropUpdate, SparseRMSPropLayout>("ResourceSparseApplyRMSProp");
   reg("RandomUniform", "dtype", DType::kFloat32, MakeFactory<RandomKernel<float, Dist::kUniform>>());
   reg("RandomUniform", "dtype", DType::kFloat64, MakeFactory<RandomKernel<double, Dist::kUniform>>());
   reg("RandomStandardNormal", "dtype", DType::kFloat32, MakeFactory<RandomKernel<float, Dist::kNormal>>());

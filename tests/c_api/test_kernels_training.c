@@ -1,7 +1,7 @@
 /* CPU training kernels (kernels/cpu/training_kernels.cc): ApplyGradientDescent, ApplyAdam,
  * ApplyMomentum, ApplyAdagrad and ApplyRMSProp on TensorFlow 1 reference variables, their
  * ResourceApply forms (and ResourceApplyKerasMomentum, ResourceApplyAdagradV2) on resource
- * variables, and the
+ * variables, their row-wise ResourceSparseApply forms (checked against the dense updates), and the
  * random ops (RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt) with
  * their seed semantics. Expected updates are literal tables worked out by hand or with
  * Python (Adam); random outputs are checked for range, shape, reproducibility and moments. */
@@ -338,6 +338,130 @@ static void test_slot_updates(void **state) {
   }
 }
 
+
+/* ---- Row-wise (sparse) updates ----------------------------------------------------------- */
+
+/* Inputs of an update, one char each: 'v' var, '1'/'2' slots, 'a'..'d' scalars, 'g' grad, 'i'
+ * indices. */
+typedef struct {
+  const char *dense, *sparse;
+  const char *dense_inputs, *sparse_inputs;
+  int nslots;
+  double scalars[4];
+  int nesterov;
+} sparse_case;
+
+static const sparse_case kSparseCases[] = {
+    {"ResourceApplyMomentum", "ResourceSparseApplyMomentum", "v1agb", "v1agib", 1, {0.1, 0.9}, 0},
+    {"ResourceApplyMomentum", "ResourceSparseApplyMomentum", "v1agb", "v1agib", 1, {0.1, 0.9}, 1},
+    {"ResourceApplyKerasMomentum", "ResourceSparseApplyKerasMomentum", "v1agb", "v1agib", 1, {0.1, 0.9}, 1},
+    {"ResourceApplyAdagrad", "ResourceSparseApplyAdagrad", "v1ag", "v1agi", 1, {0.1}, 0},
+    {"ResourceApplyAdagradV2", "ResourceSparseApplyAdagradV2", "v1abg", "v1abgi", 1, {0.1, 1e-7}, 0},
+    {"ResourceApplyRMSProp", "ResourceSparseApplyRMSProp", "v12abcdg", "v12abcdgi", 2, {0.1, 0.9, 0.5, 1e-10}, 0},
+};
+
+/* Builds var and slots ([3,2] float64: var 1..6, slots 0.5) under prefix and the update of the
+ * given inputs; *inits gets the initializers, reads[0..nslots] the reads. */
+static graft_op *build_update(graft_graph *g, const sparse_case *c, int sparse, graft_op **inits, graft_op **reads) {
+  char name[96];
+  const char *prefix = sparse ? c->sparse : c->dense;
+  graft_op *vars[3];
+  const double var0[6] = {1, 2, 3, 4, 5, 6}, slot0[6] = {0.5, 0.5, 0.5, 0.5, 0.5, 0.5};
+  for (int i = 0; i <= c->nslots; ++i) {
+    snprintf(name, sizeof name, "%s_%d/v%d", prefix, c->nesterov, i);
+    vars[i] = res_var(g, name, GRAFT_FLOAT64, D(3, 2));
+    snprintf(name, sizeof name, "%s_%d/v%d/init", prefix, c->nesterov, i);
+    inits[i] = res_op(g, "AssignVariableOp", name, vars[i], konst(g, NULL, GRAFT_FLOAT64, D(3, 2), i ? slot0 : var0),
+                      GRAFT_FLOAT64);
+    snprintf(name, sizeof name, "%s_%d/v%d/read", prefix, c->nesterov, i);
+    reads[i] = res_op(g, "ReadVariableOp", name, vars[i], NULL, GRAFT_FLOAT64);
+  }
+  snprintf(name, sizeof name, "%s_%d/apply", prefix, c->nesterov);
+  graft_op_desc *d = desc(g, sparse ? c->sparse : c->dense, name);
+  for (const char *p = sparse ? c->sparse_inputs : c->dense_inputs; *p; ++p) {
+    if (*p == 'v') in(d, vars[0]);
+    else if (*p == '1' || *p == '2') in(d, vars[*p - '0']);
+    else if (*p >= 'a' && *p <= 'd') in(d, konst(g, NULL, GRAFT_FLOAT64, SCALAR, &c->scalars[*p - 'a']));
+    else if (*p == 'g' && sparse) in(d, konst(g, NULL, GRAFT_FLOAT64, D(2, 2), (const double[]){0.5, -1, 0.25, 1}));
+    else if (*p == 'g') in(d, konst(g, NULL, GRAFT_FLOAT64, D(3, 2), (const double[]){0.25, 1, 0, 0, 0.5, -1}));
+    else if (*p == 'i') in(d, konst(g, NULL, GRAFT_INT64, D(2), (const int64_t[]){2, 0}));
+  }
+  if (c->nesterov) GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "use_nesterov", 1));
+  return fin(d);
+}
+
+/* Each sparse update changes the named rows of var and its slots exactly as the dense update
+ * with the same rows does, and leaves the other rows as they were. */
+static void test_sparse_slot_updates(void **state) {
+  for (size_t k = 0; k < sizeof kSparseCases / sizeof kSparseCases[0]; ++k) {
+    graft_graph *g = NULL;
+    GT_OK(graft_graph_new(&g));
+    const sparse_case *c = &kSparseCases[k];
+    graft_op *dinit[3], *dread[3], *sinit[3], *sread[3];
+    graft_op *dense = build_update(g, c, 0, dinit, dread);
+    graft_op *sparse = build_update(g, c, 1, sinit, sread);
+    graft_session *s = NULL;
+    GT_OK(graft_session_new(&s, g, NULL));
+    for (int i = 0; i <= c->nslots; ++i) {
+      run_target(s, dinit[i]);
+      run_target(s, sinit[i]);
+    }
+    for (int step = 0; step < 2; ++step) {
+      run_target(s, dense);
+      run_target(s, sparse);
+    }
+    for (int i = 0; i <= c->nslots; ++i) {
+      graft_tensor *dt = fetch(s, dread[i]), *st = fetch(s, sread[i]);
+      const double *dv = graft_tensor_data(dt), *sv = graft_tensor_data(st);
+      for (int e = 0; e < 6; ++e) {
+        const double want = e / 2 == 1 ? (i ? 0.5 : e + 1) : dv[e]; /* row 1: untouched */
+        if (fabs(sv[e] - want) > 1e-12) {
+          print_error("%s (nesterov %d) input %d element %d: %.17g, expected %.17g\n", c->sparse, c->nesterov, i, e,
+                      sv[e], want);
+          fail();
+        }
+      }
+      graft_tensor_free(dt);
+      graft_tensor_free(st);
+    }
+    graft_session_free(s);
+    graft_graph_free(g);
+  }
+}
+
+/* Bad rows and a grad of the wrong shape are errors that leave the variables as they were. */
+static void test_sparse_update_errors(void **state) {
+  graft_graph *g = *state;
+  graft_op *v = res_var(g, "v", GRAFT_FLOAT32, D(2, 2)), *a = res_var(g, "a", GRAFT_FLOAT32, D(2, 2));
+  graft_op *inits[2] = {res_op(g, "AssignVariableOp", "vi", v, konst(g, NULL, GRAFT_FLOAT32, D(2, 2), (const float[]){1, 2, 3, 4}), GRAFT_FLOAT32),
+                        res_op(g, "AssignVariableOp", "ai", a, konst(g, NULL, GRAFT_FLOAT32, D(2, 2), (const float[]){1, 1, 1, 1}), GRAFT_FLOAT32)};
+  graft_op *lr = make_const(g, "lr", 0.5f);
+  graft_op *idx = ph(g, "idx", GRAFT_INT32);
+  graft_op_desc *d = desc(g, "ResourceSparseApplyAdagrad", "apply");
+  in(d, v);
+  in(d, a);
+  in(d, lr);
+  in(d, konst(g, NULL, GRAFT_FLOAT32, D(2, 2), (const float[]){1, 1, 1, 1}));
+  in(d, idx);
+  graft_op *apply = fin(d);
+  graft_op *read = res_op(g, "ReadVariableOp", "read", v, NULL, GRAFT_FLOAT32);
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  run_target(s, inits[0]);
+  run_target(s, inits[1]);
+  graft_output feed = {idx, 0};
+  graft_tensor *bad = tensor(GRAFT_INT32, D(2), (const int32_t[]){1, 2});
+  GT_ERR(GRAFT_EINVAL, graft_session_run(NULL, s, &feed, &bad, 1, NULL, 0, &apply, 1), "ResourceSparseApplyAdagrad op 'apply'",
+         "indices[1] = 2 is not in [0, 2)");
+  graft_tensor_free(bad);
+  bad = tensor(GRAFT_INT32, D(1), (const int32_t[]){1});
+  GT_ERR(GRAFT_EINVAL, graft_session_run(NULL, s, &feed, &bad, 1, NULL, 0, &apply, 1), "ResourceSparseApplyAdagrad op 'apply'",
+         "grad must have shape [1,2]");
+  graft_tensor_free(bad);
+  expect(fetch(s, read), GRAFT_FLOAT32, D(2, 2), (const float[]){1, 2, 3, 4});
+  graft_session_free(s);
+}
+
 /* ---- Random ops ------------------------------------------------------------------------------ */
 
 static graft_op *random_op(graft_graph *g, const char *type, const char *name, graft_op *shape, graft_dtype dt,
@@ -561,6 +685,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_resource_apply_gradient_descent, setup, teardown),
       cmocka_unit_test_setup_teardown(test_apply_adam, setup, teardown),
       cmocka_unit_test_setup_teardown(test_slot_updates, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_sparse_slot_updates, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_sparse_update_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_random_seeds, setup, teardown),
       cmocka_unit_test_setup_teardown(test_random_distributions, setup, teardown),
       cmocka_unit_test_setup_teardown(test_random_uniform_int, setup, teardown),

@@ -37,6 +37,15 @@ class IndexedSlices:
         return f"IndexedSlices(indices={self.indices!r}, values={self.values!r}, dense_shape={self.dense_shape!r})"
 
 
+def deduplicate(grad, dtype=None):
+    """(values, indices) with each index once and its rows summed (TensorFlow's optimizers do
+    this before a row-wise update, so that it equals the dense update)."""
+    from graft import ops
+    values = _fw.convert_to_tensor(grad.values, dtype=dtype)
+    unique, positions = ops.unique(_fw.convert_to_tensor(grad.indices))
+    return ops.unsorted_segment_sum(values, positions, ops.size(unique)), unique
+
+
 def _to_dense(value, dtype=None, name=None, as_ref=False):
     from graft import ops
     if value.dense_shape is None:

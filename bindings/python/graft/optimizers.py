@@ -27,7 +27,7 @@ from graft import framework as _fw
 from graft import ops as _ops
 from graft import variables as _variables
 from graft.framework import Tensor, convert_to_tensor
-from graft.indexed_slices import IndexedSlices
+from graft.indexed_slices import IndexedSlices, deduplicate as _deduplicate
 
 
 def _original(var):
@@ -304,6 +304,15 @@ class Adagrad(Optimizer):
 
     def _slot_initial(self, name, var):
         return self.initial_accumulator_value
+
+    def _apply_sparse(self, grad, var):
+        # Rows no index names keep their accumulator and value, as the dense update leaves them.
+        values, indices = _deduplicate(grad, var.dtype)
+        dtype = var.dtype
+        return _fw.apply_op("ResourceSparseApplyAdagradV2",
+                            [self._handle(var), self._slot_handle(var, "accumulator"),
+                             self._hyper(self.learning_rate, dtype), self._hyper(self.epsilon, dtype), values,
+                             indices], {})
 
     def _apply_dense(self, grad, var):
         dtype = var.dtype

@@ -19,7 +19,7 @@ from graft import gradients_impl as _gradients
 from graft import ops as _ops
 from graft import variables as _variables
 from graft.framework import Tensor, convert_to_tensor
-from graft.indexed_slices import IndexedSlices
+from graft.indexed_slices import IndexedSlices, deduplicate as _deduplicate
 
 
 def _as_op(x):
@@ -207,6 +207,14 @@ class MomentumOptimizer(Optimizer):
     def _slot_names(self):
         return (self._name,)
 
+    def _apply_sparse(self, grad, var):
+        # TensorFlow 1's sparse momentum: only the named rows' accumulators move.
+        values, indices = _deduplicate(grad, var.dtype)
+        return _fw.apply_op("ResourceSparseApplyMomentum",
+                            [var.handle, self._slot(var, self._name), self._hyper(self._learning_rate, var.dtype),
+                             values, indices, self._hyper(self._momentum, var.dtype)],
+                            self._attrs(use_nesterov=self._use_nesterov))
+
     def _apply_dense(self, grad, var):
         return _fw.apply_op("ResourceApplyMomentum",
                             [var.handle, self._slot(var, self._name), self._hyper(self._learning_rate, var.dtype),
@@ -277,6 +285,12 @@ class AdagradOptimizer(Optimizer):
     def _slot_initial(self, name):
         return self._initial
 
+    def _apply_sparse(self, grad, var):
+        values, indices = _deduplicate(grad, var.dtype)
+        return _fw.apply_op("ResourceSparseApplyAdagrad",
+                            [var.handle, self._slot(var, "accumulator"), self._hyper(self._learning_rate, var.dtype),
+                             values, indices], self._attrs())
+
     def _apply_dense(self, grad, var):
         return _fw.apply_op("ResourceApplyAdagrad",
                             [var.handle, self._slot(var, "accumulator"), self._hyper(self._learning_rate, var.dtype),
@@ -299,6 +313,16 @@ class RMSPropOptimizer(Optimizer):
 
     def _slot_initial(self, name):
         return 1.0 if name == "rms" else 0.0
+
+    def _apply_sparse(self, grad, var):
+        # TensorFlow 1's sparse RMSProp: only the named rows' ms and mom move.
+        values, indices = _deduplicate(grad, var.dtype)
+        dtype = var.dtype
+        return _fw.apply_op("ResourceSparseApplyRMSProp",
+                            [var.handle, self._slot(var, "rms"), self._slot(var, "momentum"),
+                             self._hyper(self._lr, dtype), self._hyper(self._decay, dtype),
+                             self._hyper(self._momentum, dtype), self._hyper(self._epsilon, dtype), values, indices],
+                            self._attrs())
 
     def _apply_dense(self, grad, var):
         dtype = var.dtype

@@ -152,3 +152,47 @@ def test_indexed_slices_convert_to_dense():
     np.testing.assert_allclose(graft.convert_to_tensor(s).numpy(), [[0, 0], [4, 6], [0, 0]])
     with pytest.raises(ValueError, match="dense_shape"):
         graft.convert_to_tensor(graft.IndexedSlices(values=[[1.0]], indices=[0]))
+
+
+def _train_embedding(make_optimizer, sparse, steps=2):
+    g = graft.Graph()
+    with g.as_default():
+        emb = graft.Variable(TABLE, name="emb")
+        ids = graft.constant([3, 3, 0])
+        rows = graft.gather(emb if sparse else emb.read_value(), ids)
+        loss = graft.reduce_sum(rows * rows * graft.constant([1.0, 2.0, 3.0]))
+        opt = make_optimizer()
+        train = opt.minimize(loss, [emb]) if isinstance(opt, graft.optimizers.Optimizer) else opt.minimize(loss)
+        types = {op.type for op in g.get_operations()}
+        init = graft.compat.v1.global_variables_initializer()
+    with graft.compat.v1.Session(graph=g) as sess:
+        sess.run(init)
+        for _ in range(steps):
+            sess.run(train)
+        return sess.run(emb), types
+
+
+@pytest.mark.parametrize("make_optimizer, sparse_op", [
+    (lambda: graft.optimizers.Adagrad(learning_rate=0.1), "ResourceSparseApplyAdagradV2"),
+    (lambda: graft.compat.v1.train.AdagradOptimizer(0.1), "ResourceSparseApplyAdagrad"),
+])
+def test_row_updates_equal_dense_updates(make_optimizer, sparse_op):
+    # Adagrad's row-wise update (duplicates summed first) is the dense update exactly.
+    rows, types = _train_embedding(make_optimizer, sparse=True)
+    dense, dense_types = _train_embedding(make_optimizer, sparse=False)
+    assert sparse_op in types and sparse_op not in dense_types
+    np.testing.assert_allclose(rows, dense, rtol=1e-6)
+    np.testing.assert_allclose(rows[1:3], TABLE[1:3])
+
+
+@pytest.mark.parametrize("make_optimizer, sparse_op", [
+    (lambda: graft.compat.v1.train.MomentumOptimizer(0.1, 0.9), "ResourceSparseApplyMomentum"),
+    (lambda: graft.compat.v1.train.RMSPropOptimizer(0.1, momentum=0.5), "ResourceSparseApplyRMSProp"),
+])
+def test_tf1_lazy_row_updates(make_optimizer, sparse_op):
+    # TensorFlow 1's sparse momentum and RMSProp move only the named rows' slots; in their first
+    # step (all slots at their initial values) that equals the dense step.
+    rows, types = _train_embedding(make_optimizer, sparse=True, steps=1)
+    dense, _ = _train_embedding(make_optimizer, sparse=False, steps=1)
+    assert sparse_op in types
+    np.testing.assert_allclose(rows, dense, rtol=1e-6)

@@ -63,4 +63,20 @@ class TestGradients < Minitest::Test
     assert_equal n, g.num_ops
     assert_equal [nil], g.gradients(s, x)
   end
+  def test_gradients_as_rows
+    g = Graft::Graph.new
+    params = g.placeholder(:float32, shape: [3, 2], name: "params")
+    rows = g.op(:GatherV2, params, g.const([2, 0, 2]), g.const(0))
+    r = g.gradients(rows, params, sparse: true).first
+    assert_instance_of Graft::IndexedSlices, r
+    feed = { params => [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]] }
+    values, indices, shape = Graft::Session.new(g).run([r.values, r.indices, r.dense_shape], feed)
+    assert_equal [[1.0, 1.0]] * 3, values.to_a
+    assert_equal [2, 0, 2], indices.to_a
+    assert_equal [3, 2], shape.to_a
+    dense = g.gradients([rows, g.op(:Square, params)], params, sparse: true, name: "mixed").first
+    assert_instance_of Graft::Output, dense
+    assert_equal [[3.0, 5.0], [6.0, 8.0], [12.0, 14.0]], Graft::Session.new(g).run(dense, feed).to_a
+    assert_instance_of Graft::Output, g.gradients(rows, params, name: "plain").first
+  end
 end

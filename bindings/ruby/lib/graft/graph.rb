@@ -23,6 +23,12 @@ module Graft
   # A function attr's value: the name of a function of the graph (or of the context).
   Func = Struct.new(:name)
 
+  # A gradient given as rows (TensorFlow's tf.IndexedSlices), from Graph#gradients(sparse: true):
+  # zero except at the rows indices (1-D int32 or int64) of a tensor of shape dense_shape, which
+  # get the matching rows of values; a row named twice gets both. ResourceScatterAdd or a
+  # ResourceSparseApply* op applies it to those rows only.
+  IndexedSlices = Struct.new(:values, :indices, :dense_shape)
+
   # A func attr naming the function name (a ConcreteFunction's name, say).
   def self.func(name)
     Func.new(name.respond_to?(:name) ? name.name : name.to_s)
@@ -163,14 +169,25 @@ module Graft
     # unconnected: :zero). ys and xs are Outputs (or Operations) or Arrays of them; grad_ys the
     # upstream gradients (one per y, ones when nil); stop_gradients are held constant; the ops go
     # under the name scope name ("gradients").
-    def gradients(ys, xs, grad_ys: nil, stop_gradients: nil, unconnected: :none, name: "gradients")
+    #
+    # With sparse: true, an x that only gathers read (an embedding table) gets a
+    # Graft::IndexedSlices (values, indices, dense_shape: its rows), as TensorFlow's tf.gradients.
+    def gradients(ys, xs, grad_ys: nil, stop_gradients: nil, unconnected: :none, name: "gradients", sparse: false)
       unless %i[none zero].include?(unconnected)
         raise ArgumentError, "graft: unconnected must be :none or :zero, not #{unconnected.inspect}"
       end
       outs = ->(list) { Array(list).map { |o| Graph.output_of(o) } }
+      args = [outs.call(ys), outs.call(xs), outs.call(grad_ys), outs.call(stop_gradients), unconnected == :zero,
+              name.to_s]
       Graft.invoke do # gradient blocks (Graft.register_gradient) may run
-        add_gradients(outs.call(ys), outs.call(xs), outs.call(grad_ys), outs.call(stop_gradients),
-                      unconnected == :zero, name.to_s).map { |o| o.valid ? o : nil }
+        next add_gradients(*args).map { |o| o.valid ? o : nil } unless sparse
+
+        values, indices, shapes = add_gradients_sparse(*args).to_a.map(&:to_a)
+        values.each_index.map do |i|
+          if indices[i].valid then IndexedSlices.new(values[i], indices[i], shapes[i])
+          elsif values[i].valid then values[i]
+          end
+        end
       end
     end
 

@@ -91,4 +91,35 @@ class GradientsTest {
       }
     }
   }
+
+  /** An embedding read only by ResourceGather gets rows; read whole too, a dense gradient. */
+  @Test
+  void gradientsAsRows() {
+    try (Graph g = new Graph();
+         Tensor v0 = Tensor.fromFloats(new long[] {3, 2}, new float[] {1, 2, 3, 4, 5, 6});
+         Tensor idv = Tensor.fromInt32s(new long[] {3}, new int[] {2, 0, 2})) {
+      Output h = g.opBuilder("VarHandleOp", "emb").setAttrDtype("dtype", DType.FLOAT32)
+          .setAttrShape("shape", new Shape(new long[] {3, 2})).finish().output(0);
+      Operation init = g.opBuilder("AssignVariableOp", "init").addInput(h).addInput(constant(g, "v0", v0))
+          .setAttrDtype("dtype", DType.FLOAT32).finish();
+      Output rows = g.opBuilder("ResourceGather", "rows").addInput(h).addInput(constant(g, "ids", idv))
+          .setAttrDtype("dtype", DType.FLOAT32).finish().output(0);
+      Output read = g.opBuilder("ReadVariableOp", "read").addInput(h).setAttrDtype("dtype", DType.FLOAT32).finish()
+          .output(0);
+      Object[] sparse = g.addGradientsSparse(new Output[] {rows}, new Output[] {h}, null);
+      assertTrue(sparse[0] instanceof IndexedSlices, String.valueOf(sparse[0]));
+      IndexedSlices r = (IndexedSlices) sparse[0];
+      Object[] dense = g.addGradientsSparse(new Output[] {rows, read}, new Output[] {h}, null);
+      assertTrue(dense[0] instanceof Output, String.valueOf(dense[0]));
+      try (Session s = new Session(g)) {
+        s.run(List.of(), List.of(), List.of(), List.of(init));
+        List<Tensor> out = s.run(List.of(r.values(), r.indices(), r.denseShape(), (Output) dense[0]));
+        assertArrayEquals(new float[] {1, 1, 1, 1, 1, 1}, out.get(0).toFloats());
+        assertArrayEquals(new int[] {2, 0, 2}, out.get(1).toInt32s());
+        assertArrayEquals(new int[] {3, 2}, out.get(2).toInt32s());
+        assertArrayEquals(new float[] {2, 2, 1, 1, 3, 3}, out.get(3).toFloats());
+        for (Tensor t : out) t.close();
+      }
+    }
+  }
 }
