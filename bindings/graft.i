@@ -68,6 +68,7 @@ class CollectionItem; class Signature; class SignatureTensor;
 %template(SignatureTensorVector) std::vector<graft::SignatureTensor>;
 %template(StringVectorVector) std::vector<std::vector<std::string> >;
 %template(OutputVectorVector) std::vector<std::vector<graft::Output> >;
+%template(ValueVectorVector) std::vector<std::vector<graft::Value> >;
 
 %include "graft.hpp"
 %include "graft_eager.hpp"

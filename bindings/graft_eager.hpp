@@ -667,6 +667,26 @@ class GradientTape {
     for (graft_value *v : raw) out.push_back(v ? Value(v, ctx_) : Value());
     return out;
   }
+  /* gradient keeping rows as rows (graft_tape_gradient_sparse): {values, indices, dense_shapes},
+   * one per source each; indices and dense_shapes are invalid where the gradient is dense. */
+  std::vector<std::vector<Value>> gradient_sparse(const std::vector<Value> &targets, const std::vector<Value> &sources,
+                                                  const std::vector<Value> &output_gradients, bool unconnected_zero) {
+    std::vector<const graft_value *> t = detail::raw_values(targets), s = detail::raw_values(sources),
+                                     d = detail::raw_values(output_gradients);
+    std::vector<graft_value *> values(sources.size(), nullptr), indices(sources.size(), nullptr),
+        shapes(sources.size(), nullptr);
+    detail::check(graft_tape_gradient_sparse(values.data(), indices.data(), shapes.data(), c(), t.data(),
+                                             static_cast<int>(t.size()), s.data(), static_cast<int>(s.size()),
+                                             d.empty() ? nullptr : d.data(),
+                                             unconnected_zero ? GRAFT_UNCONNECTED_ZERO : GRAFT_UNCONNECTED_NONE));
+    std::vector<std::vector<Value>> out(3);
+    for (size_t i = 0; i < sources.size(); ++i) {
+      out[0].push_back(values[i] ? Value(values[i], ctx_) : Value());
+      out[1].push_back(indices[i] ? Value(indices[i], ctx_) : Value());
+      out[2].push_back(shapes[i] ? Value(shapes[i], ctx_) : Value());
+    }
+    return out;
+  }
 
  private:
   graft_tape *c() const { return tape_.get(); }

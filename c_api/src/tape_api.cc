@@ -93,12 +93,19 @@ GRAFT_API int graft_tape_watched_variable(graft_value** out, const graft_tape* t
   });
 }
 
-GRAFT_API int graft_tape_gradient(graft_value** out_grads, graft_tape* tape, const graft_value* const* targets,
-                                  int ntargets, const graft_value* const* sources, int nsources,
-                                  const graft_value* const* output_gradients, graft_unconnected_gradients unconnected) {
-  return Guard("graft_tape_gradient", [&]() -> Status {
+namespace {
+
+int TapeGradient(const char* function, graft_value** out_grads, graft_value** out_indices,
+                 graft_value** out_dense_shapes, bool rows, graft_tape* tape, const graft_value* const* targets,
+                 int ntargets, const graft_value* const* sources, int nsources,
+                 const graft_value* const* output_gradients, graft_unconnected_gradients unconnected) {
+  return Guard(function, [&]() -> Status {
     GRAFT_CHECK_ARG(tape);
     if (nsources > 0) GRAFT_CHECK_ARG(out_grads);
+    if (rows && nsources > 0) {
+      GRAFT_CHECK_ARG(out_indices);
+      GRAFT_CHECK_ARG(out_dense_shapes);
+    }
     if (unconnected != GRAFT_UNCONNECTED_NONE && unconnected != GRAFT_UNCONNECTED_ZERO) {
       return graft::errors::InvalidArgument("unconnected is ", unconnected,
                                             " (GRAFT_UNCONNECTED_NONE or GRAFT_UNCONNECTED_ZERO)");
@@ -108,14 +115,45 @@ GRAFT_API int graft_tape_gradient(graft_value** out_grads, graft_tape* tape, con
     GRAFT_RETURN_IF_ERROR(Values(sources, nsources, "sources", false, &s));
     GRAFT_RETURN_IF_ERROR(Values(output_gradients, output_gradients ? ntargets : 0, "output_gradients", true, &d));
     std::vector<std::optional<Value>> grads;
+    std::vector<std::optional<graft::eager::Tape::Rows>> grad_rows;
     GRAFT_RETURN_IF_ERROR(tape->tape.Gradient(t, s, d,
                                               unconnected == GRAFT_UNCONNECTED_ZERO
                                                   ? graft::UnconnectedGradients::kZero
                                                   : graft::UnconnectedGradients::kNone,
-                                              &grads));
-    std::vector<std::unique_ptr<graft_value>> handles;
+                                              &grads, rows ? &grad_rows : nullptr));
+    // Every handle is made before any is handed out, so a failed allocation leaks nothing.
+    std::vector<std::unique_ptr<graft_value>> handles, indices, shapes;
     for (auto& g : grads) handles.push_back(g ? std::make_unique<graft_value>(graft_value{std::move(*g)}) : nullptr);
-    for (int i = 0; i < nsources; ++i) out_grads[i] = handles[static_cast<size_t>(i)].release();
+    for (auto& r : grad_rows) {
+      indices.push_back(r ? std::make_unique<graft_value>(graft_value{r->indices}) : nullptr);
+      shapes.push_back(r ? std::make_unique<graft_value>(graft_value{r->dense_shape}) : nullptr);
+    }
+    for (int i = 0; i < nsources; ++i) {
+      const size_t k = static_cast<size_t>(i);
+      out_grads[i] = handles[k].release();
+      if (!rows) continue;
+      out_indices[i] = k < indices.size() ? indices[k].release() : nullptr;
+      out_dense_shapes[i] = k < shapes.size() ? shapes[k].release() : nullptr;
+    }
     return Status::Ok();
   });
+}
+
+}  // namespace
+
+GRAFT_API int graft_tape_gradient(graft_value** out_grads, graft_tape* tape, const graft_value* const* targets,
+                                  int ntargets, const graft_value* const* sources, int nsources,
+                                  const graft_value* const* output_gradients, graft_unconnected_gradients unconnected) {
+  return TapeGradient("graft_tape_gradient", out_grads, nullptr, nullptr, false, tape, targets, ntargets, sources,
+                      nsources, output_gradients, unconnected);
+}
+
+GRAFT_API int graft_tape_gradient_sparse(graft_value** out_grads, graft_value** out_indices,
+                                         graft_value** out_dense_shapes, graft_tape* tape,
+                                         const graft_value* const* targets, int ntargets,
+                                         const graft_value* const* sources, int nsources,
+                                         const graft_value* const* output_gradients,
+                                         graft_unconnected_gradients unconnected) {
+  return TapeGradient("graft_tape_gradient_sparse", out_grads, out_indices, out_dense_shapes, true, tape, targets,
+                      ntargets, sources, nsources, output_gradients, unconnected);
 }

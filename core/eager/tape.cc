@@ -178,7 +178,7 @@ void Tape::Record(Context* ctx, const OpCall& op, const std::vector<Value>& outp
 
 Status Tape::Gradient(const std::vector<Value>& targets, const std::vector<Value>& sources,
                       const std::vector<Value>& output_gradients, UnconnectedGradients unconnected,
-                      std::vector<std::optional<Value>>* out) {
+                      std::vector<std::optional<Value>>* out, std::vector<std::optional<Rows>>* rows) {
   if (used_ && !options_.persistent) {
     return errors::FailedPrecondition(
         "a non-persistent GradientTape can compute gradients only once: make it persistent to call gradient "
@@ -191,8 +191,13 @@ Status Tape::Gradient(const std::vector<Value>& targets, const std::vector<Value
   }
   bool symbolic = false;
   for (const Value& t : targets) symbolic = symbolic || t.is_symbolic();
-  Status s = symbolic ? SymbolicGradient(targets, sources, output_gradients, unconnected, out)
-                      : EagerGradient(targets, sources, output_gradients, unconnected, out);
+  std::vector<std::optional<Rows>> row_grads;
+  Status s = symbolic ? SymbolicGradient(targets, sources, output_gradients, unconnected, out, rows ? &row_grads : nullptr)
+                      : EagerGradient(targets, sources, output_gradients, unconnected, out, rows ? &row_grads : nullptr);
+  if (s.ok() && rows) {
+    row_grads.resize(out->size());
+    *rows = std::move(row_grads);
+  }
   if (s.ok() && !options_.persistent) {
     used_ = true;
     entries_.clear();  // the recorded tensors are not needed any more
@@ -203,7 +208,7 @@ Status Tape::Gradient(const std::vector<Value>& targets, const std::vector<Value
 
 Status Tape::SymbolicGradient(const std::vector<Value>& targets, const std::vector<Value>& sources,
                               const std::vector<Value>& output_gradients, UnconnectedGradients unconnected,
-                              std::vector<std::optional<Value>>* out) {
+                              std::vector<std::optional<Value>>* out, std::vector<std::optional<Rows>>* rows) {
   Trace* trace = ctx_->current_trace();
   if (trace == nullptr) {
     return errors::FailedPrecondition("a symbolic target can be differentiated only inside the function being traced");
@@ -227,11 +232,17 @@ Status Tape::SymbolicGradient(const std::vector<Value>& targets, const std::vect
   GradientsOptions options;
   options.grad_ys = std::move(dys);
   std::vector<std::optional<Output>> grads;
-  GRAFT_RETURN_IF_ERROR(AddGradients(trace->graph(), ys, xs, options, &grads));
+  std::vector<std::optional<IndexedSlicesGrad>> grad_rows;
+  GRAFT_RETURN_IF_ERROR(AddGradients(trace->graph(), ys, xs, options, &grads, rows ? &grad_rows : nullptr));
   out->clear();
+  if (rows) rows->assign(grads.size(), std::nullopt);
   for (size_t i = 0; i < grads.size(); ++i) {
     if (grads[i]) {
       out->push_back(Value::Symbolic(*grads[i], trace->shared_graph()));
+      if (rows && grad_rows[i]) {
+        (*rows)[i] = Rows{Value::Symbolic(grad_rows[i]->indices, trace->shared_graph()),
+                          Value::Symbolic(grad_rows[i]->dense_shape, trace->shared_graph())};
+      }
       continue;
     }
     if (unconnected == UnconnectedGradients::kNone) {
@@ -256,7 +267,7 @@ Status Tape::SymbolicGradient(const std::vector<Value>& targets, const std::vect
 
 Status Tape::EagerGradient(const std::vector<Value>& targets, const std::vector<Value>& sources,
                            const std::vector<Value>& output_gradients, UnconnectedGradients unconnected,
-                           std::vector<std::optional<Value>>* out) {
+                           std::vector<std::optional<Value>>* out, std::vector<std::optional<Rows>>* rows) {
   for (size_t i = 0; i < sources.size(); ++i) {
     if (sources[i].is_symbolic()) return errors::InvalidArgument("source ", i, " is symbolic but the targets are not");
     if (!sources[i].tensor.valid()) return errors::InvalidArgument("source ", i, " is an empty value");
@@ -389,7 +400,8 @@ Status Tape::EagerGradient(const std::vector<Value>& targets, const std::vector<
   GradientsOptions options;
   options.grad_ys = dys;
   std::vector<std::optional<Output>> grads;
-  GRAFT_RETURN_IF_ERROR(AddGradients(g, ys, xs, options, &grads));
+  std::vector<std::optional<IndexedSlicesGrad>> grad_rows;
+  GRAFT_RETURN_IF_ERROR(AddGradients(g, ys, xs, options, &grads, rows ? &grad_rows : nullptr));
 
   // Run the gradient ops that the results need, eagerly and in creation order, with this
   // tape paused (an enclosing tape records them).
@@ -397,6 +409,12 @@ Status Tape::EagerGradient(const std::vector<Value>& targets, const std::vector<
   std::vector<const Node*> todo;
   for (const auto& gr : grads) {
     if (gr) todo.push_back(gr->node);
+  }
+  for (const auto& r : grad_rows) {
+    if (r) {
+      todo.push_back(r->indices.node);
+      todo.push_back(r->dense_shape.node);
+    }
   }
   while (!todo.empty()) {
     const Node* n = todo.back();
@@ -434,10 +452,25 @@ Status Tape::EagerGradient(const std::vector<Value>& targets, const std::vector<
   GRAFT_RETURN_IF_ERROR(s);
 
   out->clear();
+  if (rows) rows->assign(grads.size(), std::nullopt);
+  // A tensor of the tape's graph: computed above, or one of the recorded values it stands for.
+  auto value = [&](const Output& o) -> Status {
+    if (value_of.count({o.node, o.index}) == 0) {
+      return errors::Internal("the gradient's tensor '", Graph::TensorName(o), "' has no value");
+    }
+    return Status::Ok();
+  };
   for (size_t i = 0; i < grads.size(); ++i) {
     // A source the tape does not track (neither watched nor recorded) gets no gradient.
     if (grads[i] && tracked_.count(Resolve(sources[i])) != 0) {
+      GRAFT_RETURN_IF_ERROR(value(*grads[i]));
       out->push_back(value_of[{grads[i]->node, grads[i]->index}]);
+      if (rows && grad_rows[i]) {
+        GRAFT_RETURN_IF_ERROR(value(grad_rows[i]->indices));
+        GRAFT_RETURN_IF_ERROR(value(grad_rows[i]->dense_shape));
+        (*rows)[i] = Rows{value_of[{grad_rows[i]->indices.node, grad_rows[i]->indices.index}],
+                          value_of[{grad_rows[i]->dense_shape.node, grad_rows[i]->dense_shape.index}]};
+      }
       continue;
     }
     if (unconnected == UnconnectedGradients::kNone) {

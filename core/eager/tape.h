@@ -68,9 +68,16 @@ class Tape {
   // d(sum of targets)/d(source) for each source, weighted by output_gradients (empty: ones;
   // else one per target). An entry of out is empty where no gradient flows (kNone), or zeros
   // (kZero). A source that is a variable handle gets the gradient of the variable's value.
+  // With rows non-null, a source that only gathers read (an embedding) gets its gradient as
+  // rows (TensorFlow's IndexedSlices): (*out)[i] holds the values and (*rows)[i] the indices
+  // and the dense shape; elsewhere (*rows)[i] is empty.
+  struct Rows {
+    Value indices;
+    Value dense_shape;
+  };
   Status Gradient(const std::vector<Value>& targets, const std::vector<Value>& sources,
                   const std::vector<Value>& output_gradients, UnconnectedGradients unconnected,
-                  std::vector<std::optional<Value>>* out);
+                  std::vector<std::optional<Value>>* out, std::vector<std::optional<Rows>>* rows = nullptr);
 
   // Called by Context::Execute after an eager op ran on a thread where this tape is active.
   void Record(Context* ctx, const OpCall& op, const std::vector<Value>& outputs);
@@ -96,10 +103,10 @@ class Tape {
   uint64_t Resolve(const Value& v) const;
   Status SymbolicGradient(const std::vector<Value>& targets, const std::vector<Value>& sources,
                           const std::vector<Value>& output_gradients, UnconnectedGradients unconnected,
-                          std::vector<std::optional<Value>>* out);
+                          std::vector<std::optional<Value>>* out, std::vector<std::optional<Rows>>* rows);
   Status EagerGradient(const std::vector<Value>& targets, const std::vector<Value>& sources,
                        const std::vector<Value>& output_gradients, UnconnectedGradients unconnected,
-                       std::vector<std::optional<Value>>* out);
+                       std::vector<std::optional<Value>>* out, std::vector<std::optional<Rows>>* rows);
 
   Context* ctx_;
   TapeOptions options_;

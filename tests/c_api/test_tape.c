@@ -444,6 +444,73 @@ static void test_host_function_gradient(void **state) {
   graft_value_free(x);
 }
 
+/* The int32 elements of a concrete value. */
+static void expect_int32s(const graft_value *v, const int32_t *want, int64_t n) {
+  graft_tensor *t = NULL;
+  GT_OK(graft_value_to_tensor(&t, v));
+  assert_int_equal(graft_tensor_dtype(t), GRAFT_INT32);
+  assert_int_equal(graft_tensor_num_elements(t), n);
+  assert_memory_equal(graft_tensor_data(t), want, sizeof(int32_t) * (size_t)n);
+  graft_tensor_free(t);
+}
+
+/* graft_tape_gradient_sparse: a variable read by ResourceGather only gets rows (indices, the
+ * variable's shape, one gradient row per index); read whole as well, a dense gradient. */
+static void test_rows_from_a_tape(void **state) {
+  graft_context *ctx = *state;
+  graft_value *init = f32s(ctx, (const double[]){1, 2, 3, 4, 5, 6}, (const int64_t[]){3, 2}, 2);
+  graft_value *v = NULL;
+  GT_OK(graft_variable_new(&v, ctx, init, "emb"));
+  graft_value *ids = NULL;
+  GT_OK(graft_value_from_host(&ids, ctx, GRAFT_HOST_INT64, (const int64_t[]){2, 0, 2}, (const int64_t[]){3}, 1,
+                              GRAFT_INT32));
+  for (int also_dense = 0; also_dense <= 1; ++also_dense) {
+    graft_tape *tape = NULL;
+    GT_OK(graft_tape_new(&tape, ctx, 0, 1));
+    graft_op_call *c = NULL;
+    GT_OK(graft_op_call_new(&c, ctx, "ResourceGather"));
+    GT_OK(graft_op_call_add_input(c, v));
+    GT_OK(graft_op_call_add_input(c, ids));
+    GT_OK(graft_attrs_set_type(graft_op_call_attrs(c), "dtype", GRAFT_FLOAT32));
+    graft_value *rows = NULL;
+    int n = 0;
+    GT_OK(graft_op_call_execute(&rows, 1, &n, c));
+    graft_op_call_free(c);
+    graft_value *sq = op2(ctx, "Square", rows, NULL), *axes = NULL;
+    GT_OK(graft_value_from_host(&axes, ctx, GRAFT_HOST_INT64, (const int64_t[]){0, 1}, (const int64_t[]){2}, 1,
+                                GRAFT_INT32));
+    graft_value *y = op2(ctx, "Sum", sq, axes);
+    graft_value_free(sq);
+    graft_value_free(axes);
+    graft_value *r = NULL;
+    if (also_dense) GT_OK(graft_variable_read(&r, ctx, v));
+    graft_value *targets[2] = {y, r};
+    graft_value *values = NULL, *indices = NULL, *shape = NULL;
+    GT_OK(graft_tape_gradient_sparse(&values, &indices, &shape, tape, (const graft_value *const *)targets,
+                                     also_dense ? 2 : 1, (const graft_value *const *)&v, 1, NULL,
+                                     GRAFT_UNCONNECTED_NONE));
+    if (!also_dense) {
+      expect_floats(values, (const float[]){10, 12, 2, 4, 10, 12}, 6); /* 2 * each gathered row */
+      expect_int32s(indices, (const int32_t[]){2, 0, 2}, 3);
+      expect_int32s(shape, (const int32_t[]){3, 2}, 2);
+    } else {
+      assert_null(indices);
+      assert_null(shape);
+      expect_floats(values, (const float[]){3, 5, 1, 1, 21, 25}, 6); /* rows summed + ones */
+    }
+    graft_value_free(values);
+    graft_value_free(indices);
+    graft_value_free(shape);
+    graft_value_free(r);
+    graft_value_free(y);
+    graft_value_free(rows);
+    graft_tape_free(tape);
+  }
+  graft_value_free(ids);
+  graft_value_free(v);
+  graft_value_free(init);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_watched_tensor, setup, teardown),
@@ -456,6 +523,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_tape_in_traced_function, setup, teardown),
       cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_host_function_gradient, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rows_from_a_tape, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@ from graft import graft_swig as _c
 from graft import framework as _fw
 from graft import nest as _nest
 from graft.gradients_impl import UnconnectedGradients
+from graft.indexed_slices import IndexedSlices
 
 
 
@@ -142,15 +143,18 @@ class GradientTape:
         if self._tape is None:
             raise ValueError("GradientTape.gradient needs a tape that was used in a `with` block")
 
-    def _raw_gradient(self, targets, sources, output_gradients, zero):
+    def _raw_gradient(self, targets, sources, output_gradients, zero, rows=False):
         tv = _c.ValueVector([_source_value(t, "target") for t in targets])
         sv = _c.ValueVector([_source_value(s, "source") for s in sources])
         dv = _c.ValueVector([_fw.convert_to_tensor(d, dtype_hint=t.dtype)._value
                              for d, t in zip(output_gradients, targets)] if output_gradients else [])
-        out = []
-        for v in self._tape.gradient(tv, sv, dv, zero):
-            out.append(_fw._wrap_value(v, v.is_symbolic()) if v.valid() else None)
-        return out
+        wrap = lambda v: _fw._wrap_value(v, v.is_symbolic()) if v.valid() else None  # noqa: E731
+        if not rows:
+            return [wrap(v) for v in self._tape.gradient(tv, sv, dv, zero)]
+        # A source only gathers read (an embedding) gets IndexedSlices, as in TensorFlow.
+        values, indices, shapes = self._tape.gradient_sparse(tv, sv, dv, zero)
+        return [IndexedSlices(wrap(v), wrap(i), wrap(s)) if i.valid() else wrap(v)
+                for v, i, s in zip(values, indices, shapes)]
 
     def _finish_use(self):
         if not self._persistent:
@@ -159,7 +163,8 @@ class GradientTape:
                 self._tape = None  # the recorded tensors go now
 
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients=UnconnectedGradients.NONE):
-        """d(target)/d(sources): a structure like sources, None where no gradient flows (or zeros)."""
+        """d(target)/d(sources): a structure like sources, None where no gradient flows (or zeros),
+        an IndexedSlices where only gathers read the source (an embedding), as in TensorFlow."""
         self._check_usable()
         unconnected = UnconnectedGradients(unconnected_gradients)
         flat_targets = [t if isinstance(t, _fw.Tensor) else _fw.convert_to_tensor(t) for t in _nest.flatten(target)]
@@ -169,7 +174,8 @@ class GradientTape:
             flat_dys = _nest.flatten(output_gradients)
             if len(flat_dys) != len(flat_targets):
                 raise ValueError(f"output_gradients has {len(flat_dys)} tensors for {len(flat_targets)} targets")
-        grads = self._raw_gradient(flat_targets, flat_sources, flat_dys, unconnected is UnconnectedGradients.ZERO)
+        grads = self._raw_gradient(flat_targets, flat_sources, flat_dys, unconnected is UnconnectedGradients.ZERO,
+                                   rows=True)
         self._finish_use()
         return _nest.pack_sequence_as(sources, grads)
 

@@ -78,6 +78,20 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_tape_gradient(graft_value **out_grads,
                                                         const graft_value *const *output_gradients,
                                                         graft_unconnected_gradients unconnected);
 
+/*
+ * The same, keeping the gradient of a source that only gathers read (ResourceGather of a
+ * variable, GatherV2 on axis 0: an embedding table) as rows, TensorFlow's IndexedSlices: there
+ * out_indices[i] (1-D int32 or int64) and out_dense_shapes[i] (the source's shape, 1-D int32)
+ * are set and out_grads[i] holds the values, one row per index; elsewhere out_indices[i] and
+ * out_dense_shapes[i] are NULL and out_grads[i] is as graft_tape_gradient gives it. All three
+ * arrays get nsources entries (filled only on success); free each non-NULL value with
+ * graft_value_free.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_tape_gradient_sparse(
+    graft_value **out_grads, graft_value **out_indices, graft_value **out_dense_shapes, graft_tape *tape,
+    const graft_value *const *targets, int ntargets, const graft_value *const *sources, int nsources,
+    const graft_value *const *output_gradients, graft_unconnected_gradients unconnected);
+
 GRAFT_END_DECL
 
 #endif /* GRAFT_TAPE_H */
