@@ -1,7 +1,7 @@
 // Gradient functions of the shape, data-movement and indexing ops (see builtin_ops.h):
 // Reshape/ExpandDims/Squeeze, Transpose, ConcatV2/Split/SplitV, Pack/Unpack, Slice, Tile,
 // Pad/PadV2, MirrorPad and StridedSlice (static), GatherV2 and ResourceGather (dense),
-// UnsortedSegmentSum, BroadcastTo, Fill, Cumsum, IdentityN. Formulas as TensorFlow's
+// UnsortedSegmentSum/Max/Min, BroadcastTo, Fill, Cumsum, IdentityN. Formulas as TensorFlow's
 // array_grad.py; where TensorFlow uses an op Graft lacks, the equivalent is built from ops
 // Graft has (noted at the function).
 #include <algorithm>
@@ -410,6 +410,30 @@ Status CumsumGrad(GradientContext& ctx) {
   return Set(ctx, b, 0, g);
 }
 
+// UnsortedSegmentMax / Min: each segment's gradient is shared equally among the data rows'
+// elements that equal the segment's result (ties as TensorFlow's _UnsortedSegmentMinOrMaxGrad);
+// other elements, and rows with a negative id, get zeros.
+Status UnsortedSegmentMinMaxGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output data = ctx.input(0), ids = ctx.input(1);
+  auto ids_shape = StaticShape(ids);
+  auto data_shape = StaticShape(data);
+  if (!ids_shape || !data_shape) {
+    return errors::Unimplemented(ctx.op->type(), "'s gradient needs the static shapes of data and segment_ids");
+  }
+  const DType t = TypeOf(data);
+  Output clipped = b.Op("Maximum", {ids, b.ZerosLike(ids)});
+  // Rows of ids' shape followed by ones: a mask that broadcasts over each data row.
+  std::vector<int64_t> mask_shape = *ids_shape;
+  mask_shape.resize(data_shape->size(), 1);
+  Output valid = b.Reshape(b.Op("GreaterEqual", {ids, b.ZerosLike(ids)}), b.Int32s(mask_shape));
+  Output selected = b.Op("LogicalAnd", {b.Op("Equal", {data, b.Op("GatherV2", {ctx.output(0), clipped, b.Int32(0)})}),
+                                        valid});
+  Output count = b.Op("UnsortedSegmentSum", {b.Cast(selected, t), ids, ctx.input(2)});
+  Output shared = b.Op("GatherV2", {b.Div(ctx.grad(), b.Op("Maximum", {count, b.OnesLike(count)})), clipped, b.Int32(0)});
+  return Set(ctx, b, 0, b.Select(selected, shared, b.ZerosLike(shared)));
+}
+
 }  // namespace
 
 void RegisterArrayGradients(GradientRegistry& r) {
@@ -431,6 +455,8 @@ void RegisterArrayGradients(GradientRegistry& r) {
   AddGradient(r, "GatherV2", GatherV2Grad);
   AddGradient(r, "ResourceGather", ResourceGatherGrad);
   AddGradient(r, "UnsortedSegmentSum", UnsortedSegmentSumGrad);
+  AddGradient(r, "UnsortedSegmentMax", UnsortedSegmentMinMaxGrad);
+  AddGradient(r, "UnsortedSegmentMin", UnsortedSegmentMinMaxGrad);
   AddGradient(r, "VariableShape", nullptr);
   AddGradient(r, "StridedSlice", StridedSliceGrad);
   AddGradient(r, "BroadcastTo", BroadcastToGrad);
