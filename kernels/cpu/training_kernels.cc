@@ -143,7 +143,18 @@ class ApplyAdamKernel : public OpKernel {
 // The updates with slot variables and scalar hyperparameters: F names its layout (kSlots slot
 // variables after var at inputs 1..kSlots, the scalars at F::kScalars, grad at F::kGrad) and
 // updates one element: F::Update(w, slots, s, g, nesterov) with s the scalars in kScalars' order.
-template <typename T, bool Ref, typename F>
+// L is where the inputs are: F's own layout for the dense ops (DenseLayout), or that of a
+// sparse form (ResourceSparseApply...), which also has indices: F's update then runs on the
+// rows `indices` of var and its slots only, grad holding one row per index, in order (a row
+// named twice is updated twice, as TensorFlow's CPU kernels do). Every shape and index is
+// checked before anything is written.
+template <typename F>
+struct DenseLayout {
+  static constexpr const int* kScalars = F::kScalars;
+  static constexpr int kGrad = F::kGrad, kIndices = -1;
+};
+
+template <typename T, bool Ref, typename F, typename L = DenseLayout<F>>
 class SlotUpdateKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -152,36 +163,76 @@ class SlotUpdateKernel : public OpKernel {
     return Status::Ok();
   }
   Status Compute(OpKernelContext& ctx) const override {
+    constexpr bool kRows = L::kIndices >= 0;
     constexpr int kVars = F::kSlots + 1;
     std::shared_ptr<Variable> vars[kVars];
     std::string names[kVars];
     for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(InputVariable(ctx, i, &vars[i], &names[i]));
     T s[F::kNumScalars];
     for (int i = 0; i < F::kNumScalars; ++i) {
-      GRAFT_RETURN_IF_ERROR(CheckScalar(ctx.input(F::kScalars[i]), F::kScalarNames[i]));
-      s[i] = ctx.input(F::kScalars[i]).template data<T>()[0];
+      GRAFT_RETURN_IF_ERROR(CheckScalar(ctx.input(L::kScalars[i]), F::kScalarNames[i]));
+      s[i] = ctx.input(L::kScalars[i]).template data<T>()[0];
     }
-    const Tensor& grad = ctx.input(F::kGrad);
+    const Tensor& grad = ctx.input(L::kGrad);
+    Dims idx;
+    if constexpr (kRows) {
+      const Tensor& indices = ctx.input(L::kIndices);
+      if (indices.rank() != 1) return errors::InvalidArgument("indices must be a vector, not ", ShapeText(indices.dims()));
+      GRAFT_RETURN_IF_ERROR(ReadIndexTensor(indices, "indices", &idx));
+    }
     {
       std::vector<Variable*> locked;
       for (auto& v : vars) locked.push_back(v.get());
       MultiLock lock(std::move(locked));
       for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(CheckVariable(*vars[i], names[i], DTypeOf<T>()));
       for (int i = 1; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(CheckSameShape(vars[0]->value, vars[i]->value, "accum"));
-      GRAFT_RETURN_IF_ERROR(CheckSameShape(vars[0]->value, grad, "grad"));
+      int64_t inner = 1;
+      if constexpr (kRows) {
+        GRAFT_RETURN_IF_ERROR(CheckRows(vars[0]->value.dims(), names[0], idx, grad));
+        for (size_t d = 1; d < vars[0]->value.dims().size(); ++d) inner *= vars[0]->value.dims()[d];
+      } else {
+        GRAFT_RETURN_IF_ERROR(CheckSameShape(vars[0]->value, grad, "grad"));
+      }
       Tensor* values[kVars];
       for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(WritableValue(*vars[i], &values[i]));
       T* w = values[0]->template data<T>();
       T* slots[kVars - 1];
       for (int i = 1; i < kVars; ++i) slots[i - 1] = values[i]->template data<T>();
       const T* g = grad.template data<T>();
-      for (int64_t i = 0; i < values[0]->num_elements(); ++i) F::Update(w + i, slots, i, s, g[i], nesterov_);
+      if constexpr (kRows) {
+        for (size_t k = 0; k < idx.size(); ++k) {
+          for (int64_t j = 0; j < inner; ++j) {
+            const int64_t e = idx[k] * inner + j;
+            F::Update(w + e, slots, e, s, g[static_cast<int64_t>(k) * inner + j], nesterov_);
+          }
+        }
+      } else {
+        for (int64_t i = 0; i < values[0]->num_elements(); ++i) F::Update(w + i, slots, i, s, g[i], nesterov_);
+      }
     }
     if constexpr (Ref) ctx.SetOutput(0, ctx.input(0));
     return Status::Ok();
   }
 
  private:
+  // A sparse update's grad has one row of var per index, and every index names a row.
+  static Status CheckRows(const Dims& vd, const std::string& name, const Dims& idx, const Tensor& grad) {
+    if (vd.empty()) return errors::InvalidArgument("var '", name, "' must be at least a vector, not a scalar");
+    Dims want{static_cast<int64_t>(idx.size())};
+    want.insert(want.end(), vd.begin() + 1, vd.end());
+    if (grad.dims() != want) {
+      return errors::InvalidArgument("grad must have shape ", ShapeText(want), " (one row of var '", name,
+                                     "' per index), not ", ShapeText(grad.dims()));
+    }
+    for (size_t k = 0; k < idx.size(); ++k) {
+      if (idx[k] < 0 || idx[k] >= vd[0]) {
+        return errors::InvalidArgument("indices[", k, "] = ", idx[k], " is not in [0, ", vd[0], ") (the rows of var '",
+                                       name, "')");
+      }
+    }
+    return Status::Ok();
+  }
+
   bool nesterov_ = false;
 };
 
@@ -259,74 +310,7 @@ struct RMSPropUpdate {
   }
 };
 
-// The sparse forms (ResourceSparseApply...): F's element update on the rows `indices` of var
-// and its slots only; L gives the inputs' layout (L::kScalars in F's scalar order, L::kGrad,
-// L::kIndices). grad holds one row per index; indices are applied in order, so a row named
-// twice is updated twice, as TensorFlow's CPU kernels do. Every shape and index is checked
-// before anything is written.
-template <typename T, typename F, typename L>
-class SparseSlotUpdateKernel : public OpKernel {
- public:
-  using OpKernel::OpKernel;
-  Status Init() {
-    if (node().attr("use_nesterov") != nullptr) return GetAttr(node(), "use_nesterov", &nesterov_);
-    return Status::Ok();
-  }
-  Status Compute(OpKernelContext& ctx) const override {
-    constexpr int kVars = F::kSlots + 1;
-    std::shared_ptr<Variable> vars[kVars];
-    std::string names[kVars];
-    for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(InputVariable(ctx, i, &vars[i], &names[i]));
-    T s[F::kNumScalars];
-    for (int i = 0; i < F::kNumScalars; ++i) {
-      GRAFT_RETURN_IF_ERROR(CheckScalar(ctx.input(L::kScalars[i]), F::kScalarNames[i]));
-      s[i] = ctx.input(L::kScalars[i]).template data<T>()[0];
-    }
-    const Tensor& grad = ctx.input(L::kGrad);
-    const Tensor& indices = ctx.input(L::kIndices);
-    if (indices.rank() != 1) return errors::InvalidArgument("indices must be a vector, not ", ShapeText(indices.dims()));
-    Dims idx;
-    GRAFT_RETURN_IF_ERROR(ReadIndexTensor(indices, "indices", &idx));
-    std::vector<Variable*> locked;
-    for (auto& v : vars) locked.push_back(v.get());
-    MultiLock lock(std::move(locked));
-    for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(CheckVariable(*vars[i], names[i], DTypeOf<T>()));
-    for (int i = 1; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(CheckSameShape(vars[0]->value, vars[i]->value, "accum"));
-    const Dims& vd = vars[0]->value.dims();
-    if (vd.empty()) return errors::InvalidArgument("var '", names[0], "' must be at least a vector, not a scalar");
-    Dims want{static_cast<int64_t>(idx.size())};
-    want.insert(want.end(), vd.begin() + 1, vd.end());
-    if (grad.dims() != want) {
-      return errors::InvalidArgument("grad must have shape ", ShapeText(want), " (one row of var '", names[0],
-                                     "' per index), not ", ShapeText(grad.dims()));
-    }
-    for (size_t k = 0; k < idx.size(); ++k) {
-      if (idx[k] < 0 || idx[k] >= vd[0]) {
-        return errors::InvalidArgument("indices[", k, "] = ", idx[k], " is not in [0, ", vd[0], ") (the rows of var '",
-                                       names[0], "')");
-      }
-    }
-    int64_t inner = 1;
-    for (size_t d = 1; d < vd.size(); ++d) inner *= vd[d];
-    Tensor* values[kVars];
-    for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(WritableValue(*vars[i], &values[i]));
-    T* w = values[0]->template data<T>();
-    T* slots[kVars - 1];
-    for (int i = 1; i < kVars; ++i) slots[i - 1] = values[i]->template data<T>();
-    const T* g = grad.template data<T>();
-    for (size_t k = 0; k < idx.size(); ++k) {
-      for (int64_t j = 0; j < inner; ++j) {
-        const int64_t e = idx[k] * inner + j;
-        F::Update(w + e, slots, e, s, g[static_cast<int64_t>(k) * inner + j], nesterov_);
-      }
-    }
-    return Status::Ok();
-  }
-
- private:
-  bool nesterov_ = false;
-};
-
+// The sparse forms' layouts (see SlotUpdateKernel).
 struct SparseMomentumLayout {  // var, accum, lr, grad, indices, momentum
   static constexpr int kScalars[2] = {2, 5};
   static constexpr int kGrad = 3, kIndices = 4;
@@ -573,8 +557,8 @@ void RegisterTrainingKernels(KernelRegistry& r) {
   reg("ResourceApplyRMSProp", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, RMSPropUpdate>>());
   reg("ResourceApplyRMSProp", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, false, RMSPropUpdate>>());
   auto sparse = [&]<typename F, typename L>(const char* op) {
-    reg(op, "T", DType::kFloat32, MakeFactory<SparseSlotUpdateKernel<float, F, L>>());
-    reg(op, "T", DType::kFloat64, MakeFactory<SparseSlotUpdateKernel<double, F, L>>());
+    reg(op, "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, F, L>>());
+    reg(op, "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, false, F, L>>());
   };
   sparse.template operator()<MomentumUpdate, SparseMomentumLayout>("ResourceSparseApplyMomentum");
   sparse.template operator()<KerasMomentumUpdate, SparseMomentumLayout>("ResourceSparseApplyKerasMomentum");

@@ -61,6 +61,17 @@ static inline graft_op *strings(graft_graph *g, const char *name, const int64_t 
   return const_t(g, name, t);
 }
 
+/* A resource variable's handle (VarHandleOp) of dtype and shape. */
+static inline graft_op *res_var(graft_graph *g, const char *name, graft_dtype dt, const int64_t *dims, int ndims) {
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, g, "VarHandleOp", name));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", dt));
+  GT_OK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", dims, ndims));
+  graft_op *op = NULL;
+  GT_OK(graft_op_desc_finish(&op, d));
+  return op;
+}
+
 static inline graft_op *ph(graft_graph *g, const char *name, graft_dtype dt) { return make_placeholder(g, name, dt, NULL, -1); }
 
 static inline graft_op_desc *desc(graft_graph *g, const char *type, const char *name) {

@@ -14,13 +14,6 @@
 #include "graph_test_util.h"
 #include "kernel_test_util.h"
 
-static graft_op *res_var(graft_graph *g, const char *name, graft_dtype dt, const int64_t *dims, int ndims) {
-  graft_op_desc *d = desc(g, "VarHandleOp", name);
-  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", dt));
-  GT_OK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", dims, ndims));
-  return fin(d);
-}
-
 static graft_op *typed_op(graft_graph *g, const char *type, const char *name, graft_op *const *inputs, int n,
                           graft_dtype dt) {
   graft_op_desc *d = desc(g, type, name);

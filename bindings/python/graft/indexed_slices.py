@@ -37,6 +37,16 @@ class IndexedSlices:
         return f"IndexedSlices(indices={self.indices!r}, values={self.values!r}, dense_shape={self.dense_shape!r})"
 
 
+def apply_update(grad, var, apply_sparse, apply_dense):
+    """An optimizer's update of var: apply_sparse(rows, var) for a gradient given as rows, when it
+    gives one (an update of those rows only), else apply_dense(the dense gradient, var)."""
+    if isinstance(grad, IndexedSlices):
+        update = apply_sparse(grad, var)
+        if update is not None:
+            return update
+    return apply_dense(_fw.convert_to_tensor(grad, dtype=var.dtype), var)
+
+
 def deduplicate(grad, dtype=None):
     """(values, indices) with each index once and its rows summed (TensorFlow's optimizers do
     this before a row-wise update, so that it equals the dense update)."""

@@ -19,7 +19,7 @@ from graft import gradients_impl as _gradients
 from graft import ops as _ops
 from graft import variables as _variables
 from graft.framework import Tensor, convert_to_tensor
-from graft.indexed_slices import IndexedSlices, deduplicate as _deduplicate
+from graft.indexed_slices import apply_update as _apply_update, deduplicate as _deduplicate
 
 
 def _as_op(x):
@@ -153,11 +153,7 @@ class Optimizer:
         return updates
 
     def _apply(self, grad, var):
-        if isinstance(grad, IndexedSlices):
-            update = self._apply_sparse(grad, var)
-            if update is not None:
-                return update
-        return self._apply_dense(convert_to_tensor(grad, dtype=var.dtype), var)
+        return _apply_update(grad, var, self._apply_sparse, self._apply_dense)
 
     def _apply_dense(self, grad, var):
         raise NotImplementedError
