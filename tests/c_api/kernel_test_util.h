@@ -61,6 +61,19 @@ static inline graft_op *strings(graft_graph *g, const char *name, const int64_t 
   return const_t(g, name, t);
 }
 
+/* Runs target in session s (no feeds, no fetches). */
+static inline void session_run_target(graft_session *s, graft_op *target) {
+  GT_OK(graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &target, 1));
+}
+
+/* Output 0 of op, run in session s (free it with graft_tensor_free). */
+static inline graft_tensor *session_fetch(graft_session *s, graft_op *op) {
+  graft_output f = {op, 0};
+  graft_tensor *out = NULL;
+  GT_OK(graft_session_run(&out, s, NULL, NULL, 0, &f, 1, NULL, 0));
+  return out;
+}
+
 /* A resource variable's handle (VarHandleOp) of dtype and shape. */
 static inline graft_op *res_var(graft_graph *g, const char *name, graft_dtype dt, const int64_t *dims, int ndims) {
   graft_op_desc *d = NULL;

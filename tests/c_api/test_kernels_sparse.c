@@ -22,16 +22,6 @@ static graft_op *typed_op(graft_graph *g, const char *type, const char *name, gr
   return fin(d);
 }
 
-static void run_target(graft_session *s, graft_op *target) {
-  GT_OK(graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &target, 1));
-}
-
-static graft_tensor *fetch(graft_session *s, graft_op *op) {
-  graft_output f = {op, 0};
-  graft_tensor *out = NULL;
-  GT_OK(graft_session_run(&out, s, NULL, NULL, 0, &f, 1, NULL, 0));
-  return out;
-}
 
 static graft_tensor *fetch_output(graft_session *s, graft_output f) {
   graft_tensor *out = NULL;
@@ -125,21 +115,21 @@ static void test_resource_gather_scatter(void **state) {
   GT_OK(graft_session_new(&s, g, NULL));
   GT_ERR(GRAFT_EPRECONDITION, graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &add, 1),
          "ResourceScatterAdd op 'add'", "uninitialized value table");
-  run_target(s, init);
-  expect(fetch(s, gather), GRAFT_FLOAT32, D(2, 1, 2), (const float[]){5, 6, 1, 2});
-  expect(fetch(s, shape), GRAFT_INT32, D(2), (const int32_t[]){3, 2});
-  graft_tensor *before = fetch(s, read);
-  run_target(s, add); /* both updates land on row 0 */
-  expect(fetch(s, read), GRAFT_FLOAT32, D(3, 2), (const float[]){12, 13, 3, 4, 5, 6});
+  session_run_target(s, init);
+  expect(session_fetch(s, gather), GRAFT_FLOAT32, D(2, 1, 2), (const float[]){5, 6, 1, 2});
+  expect(session_fetch(s, shape), GRAFT_INT32, D(2), (const int32_t[]){3, 2});
+  graft_tensor *before = session_fetch(s, read);
+  session_run_target(s, add); /* both updates land on row 0 */
+  expect(session_fetch(s, read), GRAFT_FLOAT32, D(3, 2), (const float[]){12, 13, 3, 4, 5, 6});
   expect(before, GRAFT_FLOAT32, D(3, 2), (const float[]){1, 2, 3, 4, 5, 6}); /* the reader's value intact */
-  run_target(s, update);                                                     /* a scalar fills the row */
-  expect(fetch(s, read), GRAFT_FLOAT32, D(3, 2), (const float[]){12, 13, -7, -7, 5, 6});
+  session_run_target(s, update);                                                     /* a scalar fills the row */
+  expect(session_fetch(s, read), GRAFT_FLOAT32, D(3, 2), (const float[]){12, 13, -7, -7, 5, 6});
   GT_ERR(GRAFT_EINVAL, graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &bad, 1), "ResourceScatterSub op 'bad'",
          "indices[1] = 3 is not in [0, 3)");
   GT_ERR(GRAFT_ESHAPE, graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &bad_shape, 1),
          "ResourceScatterMax op 'bad_shape'", "have shape [3], expected [1,2] or a scalar");
   /* Failed updates changed nothing (row 1 was not half-updated). */
-  expect(fetch(s, read), GRAFT_FLOAT32, D(3, 2), (const float[]){12, 13, -7, -7, 5, 6});
+  expect(session_fetch(s, read), GRAFT_FLOAT32, D(3, 2), (const float[]){12, 13, -7, -7, 5, 6});
   graft_session_free(s);
 }
 
@@ -154,7 +144,7 @@ static void test_resource_gather_errors(void **state) {
   graft_op *wrong = typed_op(g, "ResourceGather", "wrong", (graft_op *[]){h, idx}, 2, GRAFT_INT32);
   graft_session *s = NULL;
   GT_OK(graft_session_new(&s, g, NULL));
-  run_target(s, init);
+  session_run_target(s, init);
   graft_output feed = {idx, 0}, f = {gather, 0}, fw = {wrong, 0};
   graft_tensor *bad = tensor(GRAFT_INT32, D(1), (const int32_t[]){-1});
   graft_tensor *out = NULL;
@@ -215,7 +205,7 @@ static void test_resource_gather_gradient(void **state) {
   assert_non_null(dx[0].op);
   graft_session *s = NULL;
   GT_OK(graft_session_new(&s, g, NULL));
-  run_target(s, init);
+  session_run_target(s, init);
   expect(fetch_output(s, dx[0]), GRAFT_FLOAT32, D(3, 2), (const float[]){100, 100, 104, 106, 100, 100});
   graft_session_free(s);
 }
@@ -263,12 +253,12 @@ static void test_sparse_gradient_rows(void **state) {
   graft_op *read = typed_op(g, "ReadVariableOp", "read", (graft_op *[]){h}, 1, GRAFT_FLOAT32);
   graft_session *s = NULL;
   GT_OK(graft_session_new(&s, g, NULL));
-  run_target(s, init);
+  session_run_target(s, init);
   expect(fetch_output(s, values[0]), GRAFT_FLOAT32, D(3, 2), (const float[]){1, 2, 3, 4, 10, 20});
   expect(fetch_output(s, indices[0]), GRAFT_INT64, D(3), (const int64_t[]){2, 0, 2});
   expect(fetch_output(s, shapes[0]), GRAFT_INT32, D(2), (const int32_t[]){3, 2});
-  run_target(s, apply);
-  expect(fetch(s, read), GRAFT_FLOAT32, D(3, 2), (const float[]){-2, -2, 3, 4, -6, -16});
+  session_run_target(s, apply);
+  expect(session_fetch(s, read), GRAFT_FLOAT32, D(3, 2), (const float[]){-2, -2, 3, 4, -6, -16});
   graft_session_free(s);
 
   /* Read whole as well: the rows are added into a dense gradient. */
@@ -279,14 +269,14 @@ static void test_sparse_gradient_rows(void **state) {
   assert_null(indices[0].op);
   assert_null(shapes[0].op);
   GT_OK(graft_session_new(&s, g, NULL));
-  run_target(s, init);
+  session_run_target(s, init);
   expect(fetch_output(s, values[0]), GRAFT_FLOAT32, D(3, 2), (const float[]){103, 104, 100, 100, 101, 102});
   graft_session_free(s);
   /* The dense call gives the same sum for the gathers alone. */
   graft_output dense[1];
   GT_OK(graft_graph_add_gradients_ex(dense, g, ys, 2, xs, 1, dys, NULL, 0, GRAFT_UNCONNECTED_NONE, "plain"));
   GT_OK(graft_session_new(&s, g, NULL));
-  run_target(s, init);
+  session_run_target(s, init);
   expect(fetch_output(s, dense[0]), GRAFT_FLOAT32, D(3, 2), (const float[]){3, 4, 0, 0, 11, 22});
   graft_session_free(s);
   GT_ERR(GRAFT_EINVAL,

@@ -46,16 +46,6 @@ static graft_op *res_op(graft_graph *g, const char *type, const char *name, graf
   return fin(d);
 }
 
-static void run_target(graft_session *s, graft_op *target) {
-  GT_OK(graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &target, 1));
-}
-
-static graft_tensor *fetch(graft_session *s, graft_op *op) {
-  graft_output f = {op, 0};
-  graft_tensor *out = NULL;
-  GT_OK(graft_session_run(&out, s, NULL, NULL, 0, &f, 1, NULL, 0));
-  return out;
-}
 
 static void test_apply_gradient_descent(void **state) {
   graft_graph *g = *state;
@@ -71,12 +61,12 @@ static void test_apply_gradient_descent(void **state) {
   graft_tensor *out = NULL;
   GT_ERR(GRAFT_EPRECONDITION, graft_session_run(&out, s, NULL, NULL, 0, &fa, 1, NULL, 0), "ApplyGradientDescent op 'apply'",
          "uninitialized value w");
-  run_target(s, init);
-  graft_tensor *before = fetch(s, read);
+  session_run_target(s, init);
+  graft_tensor *before = session_fetch(s, read);
   /* w -= 0.5 * delta; the output is the variable's new value. */
-  expect(fetch(s, apply), GRAFT_FLOAT32, D(3), (const float[]){0, 3, 1});
-  run_target(s, apply);
-  expect(fetch(s, read), GRAFT_FLOAT32, D(3), (const float[]){-1, 4, -1});
+  expect(session_fetch(s, apply), GRAFT_FLOAT32, D(3), (const float[]){0, 3, 1});
+  session_run_target(s, apply);
+  expect(session_fetch(s, read), GRAFT_FLOAT32, D(3), (const float[]){-1, 4, -1});
   /* A value read before the updates is unchanged by them. */
   expect(before, GRAFT_FLOAT32, D(3), (const float[]){1, 2, 3});
   graft_session_free(s);
@@ -88,7 +78,7 @@ static void test_apply_gradient_descent(void **state) {
   graft_op *pd = ph(g, "pd", GRAFT_FLOAT64);
   graft_op *vapply = op3(g, "ApplyGradientDescent", "vapply", v, pa, pd);
   GT_OK(graft_session_new(&s, g, NULL));
-  run_target(s, vinit);
+  session_run_target(s, vinit);
   graft_output feeds[2] = {{pa, 0}, {pd, 0}};
   graft_tensor *vals[2] = {tensor(GRAFT_FLOAT64, SCALAR, (const double[]){0.25}),
                            tensor(GRAFT_FLOAT64, D(2), (const double[]){4, -8})};
@@ -122,12 +112,12 @@ static void test_resource_apply_gradient_descent(void **state) {
   GT_OK(graft_session_new(&s, g, NULL));
   GT_ERR(GRAFT_EPRECONDITION, graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, &apply, 1),
          "ResourceApplyGradientDescent op 'apply'", "uninitialized value h");
-  run_target(s, init);
-  graft_tensor *before = fetch(s, read);
-  run_target(s, apply);
-  expect(fetch(s, read), GRAFT_FLOAT32, D(2, 2), (const float[]){0, 1.5f, 5, 4});
-  run_target(s, apply);
-  expect(fetch(s, read), GRAFT_FLOAT32, D(2, 2), (const float[]){-1, 1, 7, 4});
+  session_run_target(s, init);
+  graft_tensor *before = session_fetch(s, read);
+  session_run_target(s, apply);
+  expect(session_fetch(s, read), GRAFT_FLOAT32, D(2, 2), (const float[]){0, 1.5f, 5, 4});
+  session_run_target(s, apply);
+  expect(session_fetch(s, read), GRAFT_FLOAT32, D(2, 2), (const float[]){-1, 1, 7, 4});
   expect(before, GRAFT_FLOAT32, D(2, 2), (const float[]){1, 2, 3, 4});
   graft_session_free(s);
 }
@@ -187,7 +177,7 @@ static void check_adam(int nesterov, int resource, graft_graph *g) {
   graft_op *adam = adam_op(g, resource ? "ResourceApplyAdam" : "ApplyAdam", name, vars, scalars, pgrad, nesterov);
   graft_session *s = NULL;
   GT_OK(graft_session_new(&s, g, NULL));
-  for (int i = 0; i < 3; ++i) run_target(s, inits[i]);
+  for (int i = 0; i < 3; ++i) session_run_target(s, inits[i]);
   const double powers[2][2] = {{0.9, 0.999}, {0.81, 0.998001}};
   const double grads[2][2] = {{0.5, -1}, {0.25, 1}};
   for (int step = 0; step < 2; ++step) {
@@ -196,9 +186,9 @@ static void check_adam(int nesterov, int resource, graft_graph *g) {
                              tensor(GRAFT_FLOAT64, D(2), grads[step])};
     GT_OK(graft_session_run(NULL, s, feeds, vals, 3, NULL, 0, &adam, 1));
     for (int i = 0; i < 3; ++i) graft_tensor_free(vals[i]);
-    expect_f64_near(fetch(s, reads[0]), D(2), kAdamVar[nesterov][step], 1e-12);
-    expect_f64_near(fetch(s, reads[1]), D(2), kAdamM[step], 1e-15);
-    expect_f64_near(fetch(s, reads[2]), D(2), kAdamV[step], 1e-15);
+    expect_f64_near(session_fetch(s, reads[0]), D(2), kAdamVar[nesterov][step], 1e-12);
+    expect_f64_near(session_fetch(s, reads[1]), D(2), kAdamM[step], 1e-15);
+    expect_f64_near(session_fetch(s, reads[2]), D(2), kAdamV[step], 1e-15);
   }
   /* A scalar input that is not a scalar. */
   graft_output feeds[3] = {{ph_b1p, 0}, {ph_b2p, 0}, {pgrad, 0}};
@@ -296,7 +286,7 @@ static void check_slot_update(graft_graph *g, const struct SlotCase *c, int reso
            "uninitialized value");
     graft_tensor_free(val);
   }
-  for (int i = 0; i < nvars; ++i) run_target(s, inits[i]);
+  for (int i = 0; i < nvars; ++i) session_run_target(s, inits[i]);
   for (int step = 0; step < 2; ++step) {
     graft_output feed = {grad, 0};
     graft_tensor *val = tensor(GRAFT_FLOAT64, D(2), grads[step]);
@@ -310,8 +300,8 @@ static void check_slot_update(graft_graph *g, const struct SlotCase *c, int reso
       GT_OK(graft_session_run(NULL, s, &feed, &val, 1, NULL, 0, &apply, 1));
     }
     graft_tensor_free(val);
-    expect_f64_near(fetch(s, reads[0]), D(2), c->var[step], 1e-12);
-    for (int i = 1; i < nvars; ++i) expect_f64_near(fetch(s, reads[i]), D(2), c->slots[step][i - 1], 1e-12);
+    expect_f64_near(session_fetch(s, reads[0]), D(2), c->var[step], 1e-12);
+    for (int i = 1; i < nvars; ++i) expect_f64_near(session_fetch(s, reads[i]), D(2), c->slots[step][i - 1], 1e-12);
   }
   /* A grad of another shape. */
   graft_output feed = {grad, 0};
@@ -396,15 +386,15 @@ static void test_sparse_slot_updates(void **state) {
     graft_session *s = NULL;
     GT_OK(graft_session_new(&s, g, NULL));
     for (int i = 0; i <= c->nslots; ++i) {
-      run_target(s, dinit[i]);
-      run_target(s, sinit[i]);
+      session_run_target(s, dinit[i]);
+      session_run_target(s, sinit[i]);
     }
     for (int step = 0; step < 2; ++step) {
-      run_target(s, dense);
-      run_target(s, sparse);
+      session_run_target(s, dense);
+      session_run_target(s, sparse);
     }
     for (int i = 0; i <= c->nslots; ++i) {
-      graft_tensor *dt = fetch(s, dread[i]), *st = fetch(s, sread[i]);
+      graft_tensor *dt = session_fetch(s, dread[i]), *st = session_fetch(s, sread[i]);
       const double *dv = graft_tensor_data(dt), *sv = graft_tensor_data(st);
       for (int e = 0; e < 6; ++e) {
         const double want = e / 2 == 1 ? (i ? 0.5 : e + 1) : dv[e]; /* row 1: untouched */
@@ -440,8 +430,8 @@ static void test_sparse_update_errors(void **state) {
   graft_op *read = res_op(g, "ReadVariableOp", "read", v, NULL, GRAFT_FLOAT32);
   graft_session *s = NULL;
   GT_OK(graft_session_new(&s, g, NULL));
-  run_target(s, inits[0]);
-  run_target(s, inits[1]);
+  session_run_target(s, inits[0]);
+  session_run_target(s, inits[1]);
   graft_output feed = {idx, 0};
   graft_tensor *bad = tensor(GRAFT_INT32, D(2), (const int32_t[]){1, 2});
   GT_ERR(GRAFT_EINVAL, graft_session_run(NULL, s, &feed, &bad, 1, NULL, 0, &apply, 1), "ResourceSparseApplyAdagrad op 'apply'",
@@ -451,7 +441,7 @@ static void test_sparse_update_errors(void **state) {
   GT_ERR(GRAFT_EINVAL, graft_session_run(NULL, s, &feed, &bad, 1, NULL, 0, &apply, 1), "ResourceSparseApplyAdagrad op 'apply'",
          "grad must have shape [1,2]");
   graft_tensor_free(bad);
-  expect(fetch(s, read), GRAFT_FLOAT32, D(2, 2), (const float[]){1, 2, 3, 4});
+  expect(session_fetch(s, read), GRAFT_FLOAT32, D(2, 2), (const float[]){1, 2, 3, 4});
   graft_session_free(s);
 }
 
@@ -526,17 +516,17 @@ static void test_random_seeds(void **state) {
   graft_session *s1 = NULL, *s2 = NULL;
   GT_OK(graft_session_new(&s1, g, NULL));
   GT_OK(graft_session_new(&s2, g, NULL));
-  graft_tensor *a1 = fetch(s1, u), *a2 = fetch(s1, u);
-  graft_tensor *b1 = fetch(s2, u), *b2 = fetch(s2, u);
+  graft_tensor *a1 = session_fetch(s1, u), *a2 = session_fetch(s1, u);
+  graft_tensor *b1 = session_fetch(s2, u), *b2 = session_fetch(s2, u);
   expect_dims(a1, D(40, 50));
   /* Fixed seeds: each run differs from the last, and a new session repeats the sequence. */
   assert_false(same_bytes(a1, a2));
   assert_true(same_bytes(a1, b1));
   assert_true(same_bytes(a2, b2));
-  graft_tensor *o = fetch(s1, u_other);
+  graft_tensor *o = session_fetch(s1, u_other);
   assert_false(same_bytes(a1, o));
   /* Seeds (0, 0): fresh randomness in each session. */
-  graft_tensor *f1 = fetch(s1, fresh), *f2 = fetch(s2, fresh);
+  graft_tensor *f1 = session_fetch(s1, fresh), *f2 = session_fetch(s2, fresh);
   assert_false(same_bytes(f1, f2));
   const float *p = graft_tensor_data(a1);
   for (int i = 0; i < 2000; ++i) assert_true(p[i] >= 0.0f && p[i] < 1.0f);
@@ -562,7 +552,7 @@ static void test_random_distributions(void **state) {
   graft_session *s = NULL;
   GT_OK(graft_session_new(&s, g, NULL));
   double mean, var;
-  graft_tensor *t = fetch(s, ud);
+  graft_tensor *t = session_fetch(s, ud);
   const double *pd = graft_tensor_data(t);
   for (int i = 0; i < 20000; ++i) assert_true(pd[i] >= 0.0 && pd[i] < 1.0);
   moments(t, &mean, &var);
@@ -577,7 +567,7 @@ static void test_random_distributions(void **state) {
   /* Standard normal: mean 0, variance 1 (20000 samples: standard errors 0.007 and 0.01). */
   graft_op *normals[2] = {nf, nd};
   for (int k = 0; k < 2; ++k) {
-    t = fetch(s, normals[k]);
+    t = session_fetch(s, normals[k]);
     moments(t, &mean, &var);
     assert_true(fabs(mean) < 0.05 && fabs(var - 1) < 0.05);
     assert_true(ks_statistic(t, normal_cdf) < ks_critical);
@@ -587,7 +577,7 @@ static void test_random_distributions(void **state) {
   /* Truncated at two standard deviations: |x| < 2, mean 0, variance 0.77374 (Python). */
   graft_op *truncated[2] = {tf, td};
   for (int k = 0; k < 2; ++k) {
-    t = fetch(s, truncated[k]);
+    t = session_fetch(s, truncated[k]);
     for (int i = 0; i < 20000; ++i) {
       double x = k == 0 ? ((const float *)graft_tensor_data(t))[i] : ((const double *)graft_tensor_data(t))[i];
       assert_true(fabs(x) < 2);
@@ -604,10 +594,10 @@ static void test_random_distributions(void **state) {
   graft_op *sc = random_op(g, "TruncatedNormal", "sc", konst(g, "ss", GRAFT_INT32, D(0), NULL), GRAFT_FLOAT64, 1, 1);
   graft_session_free(s);
   GT_OK(graft_session_new(&s, g, NULL));
-  t = fetch(s, e);
+  t = session_fetch(s, e);
   expect_dims(t, D(0, 3));
   graft_tensor_free(t);
-  t = fetch(s, sc);
+  t = session_fetch(s, sc);
   expect_dims(t, SCALAR);
   assert_true(fabs(*(const double *)graft_tensor_data(t)) < 2);
   graft_tensor_free(t);
@@ -638,7 +628,7 @@ static void test_random_uniform_int(void **state) {
   graft_session *s = NULL, *s2 = NULL;
   GT_OK(graft_session_new(&s, g, NULL));
   GT_OK(graft_session_new(&s2, g, NULL));
-  graft_tensor *t = fetch(s, r), *t2 = fetch(s2, r);
+  graft_tensor *t = session_fetch(s, r), *t2 = session_fetch(s2, r);
   assert_int_equal(graft_tensor_dtype(t), GRAFT_INT32);
   expect_dims(t, D(100, 20));
   assert_true(same_bytes(t, t2));
@@ -653,7 +643,7 @@ static void test_random_uniform_int(void **state) {
   graft_tensor_free(t);
   graft_tensor_free(t2);
   /* The full int64 range: both signs occur. */
-  t = fetch(s, r64);
+  t = session_fetch(s, r64);
   const int64_t *q = graft_tensor_data(t);
   int neg = 0;
   for (int i = 0; i < 2000; ++i) neg += q[i] < 0;
