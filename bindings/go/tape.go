@@ -229,11 +229,58 @@ func (t *GradientTape) GradientWithOptions(targets, sources []*Value, opts TapeG
 		return nil, err
 	}
 	defer raw.DeleteValueVector(out)
+	return tapeValues(out), nil
+}
+
+// ValueRows is a gradient given as rows (TensorFlow's tf.IndexedSlices) by GradientRows:
+// Values holds one row per index of Indices (1-D int32 or int64), of a tensor of shape
+// DenseShape; a row named twice gets both.
+type ValueRows struct {
+	Values, Indices, DenseShape *Value
+}
+
+// GradientRows is GradientWithOptions keeping the gradient of a source that only gathers read
+// (ResourceGather of a variable, GatherV2 on axis 0: an embedding table) as rows: for each
+// source, rows[i] is set and dense[i] is nil, or dense[i] is the gradient and rows[i] nil
+// (both nil where no gradient flows). Close the values when done, as any Value.
+func (t *GradientTape) GradientRows(targets, sources []*Value, opts TapeGradientOptions) (dense []*Value, rows []*ValueRows, err error) {
+	var p pins
+	defer p.done()
+	r, err := use(&p, &t.h)
+	if err != nil {
+		return nil, nil, err
+	}
+	vectors := make([]raw.ValueVector, 3)
+	for i, list := range [][]*Value{targets, sources, opts.OutputGradients} {
+		if vectors[i], err = newValueVector(&p, list); err != nil {
+			return nil, nil, err
+		}
+	}
+	out, err := get(func() raw.ValueVectorVector {
+		return r.Gradient_sparse(vectors[0], vectors[1], vectors[2], opts.UnconnectedZero)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer raw.DeleteValueVectorVector(out)
+	values, indices, shapes := tapeValues(out.Get(0)), tapeValues(out.Get(1)), tapeValues(out.Get(2))
+	rows = make([]*ValueRows, len(values))
+	for i := range values {
+		if indices[i] != nil {
+			rows[i] = &ValueRows{Values: values[i], Indices: indices[i], DenseShape: shapes[i]}
+			values[i] = nil
+		}
+	}
+	return values, rows, nil
+}
+
+// tapeValues wraps a tape's results (not freeing the vector): nil for an invalid entry.
+func tapeValues(out raw.ValueVector) []*Value {
 	grads := make([]*Value, out.Size())
 	for i := range grads {
 		if g := out.Get(i); g.Valid() {
 			grads[i] = newValue(raw.NewValue__SWIG_1(g))
 		}
 	}
-	return grads, nil
+	return grads
 }

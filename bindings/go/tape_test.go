@@ -193,3 +193,34 @@ func TestTapeStopRecordingAndGoroutines(t *testing.T) {
 	}()
 	must(0, <-done)
 }
+
+// GradientRows: a variable read only by ResourceGather gets its gradient as rows.
+func TestTapeGradientRows(t *testing.T) {
+	ctx := must(graft.NewContext())
+	emb := must(ctx.NewVariable(must(ctx.FromFloat64s([]float64{1, 2, 3, 4, 5, 6}, []int64{3, 2}, graft.Float32)), "emb"))
+	ids := must(ctx.FromInt64s([]int64{2, 0, 2}, []int64{3}, graft.Int32))
+	tape := must(ctx.NewGradientTape(graft.WithPersistent()))
+	defer tape.Close()
+	rows := must(ctx.Op("ResourceGather").AddInput(emb).AddInput(ids).SetAttr("dtype", graft.Float32).Execute())[0]
+	sq := runOp(t, ctx, "Square", rows)
+	axes := must(ctx.FromInt64s([]int64{0, 1}, []int64{2}, graft.Int32))
+	y := runOp(t, ctx, "Sum", sq, axes)
+	must(0, tape.Stop())
+	dense, sparse, err := tape.GradientRows([]*graft.Value{y}, []*graft.Value{emb}, graft.TapeGradientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dense[0] != nil || sparse[0] == nil {
+		t.Fatalf("want rows, got dense %v rows %v", dense[0], sparse[0])
+	}
+	assertFloats(t, floatsOf(t, sparse[0].Values), []float32{10, 12, 2, 4, 10, 12})
+	if got := must(must(sparse[0].Indices.Tensor()).Int32s()); len(got) != 3 || got[0] != 2 || got[1] != 0 || got[2] != 2 {
+		t.Fatalf("indices %v", got)
+	}
+	if got := must(must(sparse[0].DenseShape.Tensor()).Int32s()); len(got) != 2 || got[0] != 3 || got[1] != 2 {
+		t.Fatalf("dense shape %v", got)
+	}
+	// The dense call gives the rows summed into the variable's shape.
+	grads := must(tape.Gradient([]*graft.Value{y}, []*graft.Value{emb}))
+	assertFloats(t, floatsOf(t, grads[0]), []float32{2, 4, 0, 0, 20, 24})
+}

@@ -811,6 +811,7 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
 %rename(stopRaw) graft::GradientTape::stop;
 %rename(startRaw) graft::GradientTape::start;
 %rename(gradientRaw) graft::GradientTape::gradient;
+%rename(gradientSparseRaw) graft::GradientTape::gradient_sparse;
 %javamethodmodifiers graft::GradientTape::stop "private";
 %javamethodmodifiers graft::GradientTape::start "private";
 %javamethodmodifiers graft::GradientTape::gradient "private";
@@ -919,6 +920,33 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
         result[i] = v;
       else
         v.close();
+    }
+    return result;
+  }
+
+  /**
+   * gradient keeping the gradient of a source that only gathers read (ResourceGather of a
+   * variable, GatherV2 on axis 0: an embedding table) as rows, as TensorFlow's tape does: one
+   * entry per source, a {@link ValueRows} there, else the gradient Value, null where none flows.
+   */
+  public Object[] gradientSparse(Value[] targets, Value[] sources, Value[] outputGradients,
+                                 UnconnectedGradients unconnected) {
+    java.util.List<java.util.List<Value>> out = gradientSparseRaw(java.util.Arrays.asList(targets),
+        java.util.Arrays.asList(sources), outputGradients == null ? java.util.List.of() : java.util.Arrays.asList(outputGradients),
+        unconnected == UnconnectedGradients.ZERO);
+    java.util.List<Value> values = out.get(0), indices = out.get(1), shapes = out.get(2);
+    Object[] result = new Object[values.size()];
+    for (int i = 0; i < result.length; ++i) {
+      if (indices.get(i).isValid()) {
+        result[i] = new ValueRows(values.get(i), indices.get(i), shapes.get(i));
+        continue;
+      }
+      indices.get(i).close();
+      shapes.get(i).close();
+      if (values.get(i).isValid())
+        result[i] = values.get(i);
+      else
+        values.get(i).close();
     }
     return result;
   }

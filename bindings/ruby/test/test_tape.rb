@@ -63,6 +63,21 @@ class TestTape < Minitest::Test
     assert_equal [nil, 7.0], manual.gradient(y2, [w, frozen]).map { |g| g&.value }
   end
 
+  def test_gradient_as_rows
+    emb = @ctx.variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], name: "emb")
+    y = nil
+    tape = Graft.gradient_tape(context: @ctx, persistent: true) do
+      rows = @ctx.op(:ResourceGather, emb, @ctx.constant([2, 0, 2]), dtype: :float32)
+      y = @ctx.op(:Sum, @ctx.op(:Square, rows), @ctx.constant([0, 1]))
+    end
+    r = tape.gradient(y, emb, sparse: true)
+    assert_instance_of Graft::IndexedSlices, r
+    assert_equal [[10.0, 12.0], [2.0, 4.0], [10.0, 12.0]], r.values.to_a
+    assert_equal [2, 0, 2], r.indices.to_a
+    assert_equal [3, 2], r.dense_shape.to_a
+    assert_equal [[2.0, 4.0], [0.0, 0.0], [20.0, 24.0]], tape.gradient(y, emb).to_a
+  end
+
   def test_persistent_tape_and_unconnected_sources
     x = @ctx.constant(3.0)
     u = @ctx.constant([1.0, 2.0])

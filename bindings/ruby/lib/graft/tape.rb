@@ -70,7 +70,7 @@ module Graft
     alias_method :native_gradient, :gradient
     alias_method :native_watched_variables, :watched_variables
     private :native_initialize, :native_stop, :native_start, :native_watch, :native_gradient,
-            :native_watched_variables, :free_native, :is_recording
+            :native_watched_variables, :free_native, :is_recording, :gradient_sparse
 
     # A tape of context (the current one by default) that records from now on; see
     # Graft.gradient_tape for the block form.
@@ -150,8 +150,11 @@ module Graft
     # shape with unconnected: :zero). output_gradients: the upstream gradient of the target
     # (an Array of them, one per target, for an Array of targets; Values or Ruby data), ones
     # when nil. A tape that is not persistent computes gradients
-    # once: a second call raises Graft::FailedPreconditionError.
-    def gradient(targets, sources, output_gradients: nil, unconnected: :none)
+    # once: a second call raises Graft::FailedPreconditionError. With sparse: true, a source
+    # that only gathers read (ResourceGather of a variable: an embedding table) gets a
+    # Graft::IndexedSlices of Values (values, indices, dense_shape: its rows), as TensorFlow's
+    # tape gives.
+    def gradient(targets, sources, output_gradients: nil, unconnected: :none, sparse: false)
       check_open
       unless %i[none zero].include?(unconnected)
         raise ArgumentError, "graft: unconnected must be :none or :zero, not #{unconnected.inspect}"
@@ -165,9 +168,12 @@ module Graft
             end
       dys = dys.each_with_index.map { |d, i| @context.constant(d, dtype: target_list[i]&.dtype) }
       grads = Graft.invoke do # gradient blocks (Graft.register_gradient) may run
-        native_gradient(target_list, source_list, dys, unconnected == :zero).to_a
+        next native_gradient(target_list, source_list, dys, unconnected == :zero).to_a unless sparse
+
+        values, indices, shapes = gradient_sparse(target_list, source_list, dys, unconnected == :zero).to_a.map(&:to_a)
+        values.each_index.map { |i| indices[i].valid ? IndexedSlices.new(values[i], indices[i], shapes[i]) : values[i] }
       end
-      grads = grads.map { |g| g.valid ? g : nil }
+      grads = grads.map { |g| g.is_a?(IndexedSlices) || g.valid ? g : nil }
       sources.is_a?(Array) ? grads : grads.first
     end
 

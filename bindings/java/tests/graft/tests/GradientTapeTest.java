@@ -205,4 +205,33 @@ class GradientTapeTest {
       assertTrue(Graft.liveObjects() <= before, "live objects " + Graft.liveObjects() + " > " + before);
     }
   }
+
+  /** gradientSparse: a variable read only by ResourceGather gets rows (ValueRows). */
+  @Test
+  void gradientAsRows() {
+    try (Context ctx = new Context()) {
+      Value emb = ctx.variableNew(ctx.fromDoubles(new double[] {1, 2, 3, 4, 5, 6}, new long[] {3, 2}, DType.FLOAT32), "emb");
+      Value ids = ctx.fromInts(new long[] {2, 0, 2}, new long[] {3}, DType.INT32);
+      Value axes = ctx.fromInts(new long[] {0, 1}, new long[] {2}, DType.INT32);
+      try (GradientTape tape = new GradientTape(ctx, true, true)) {
+        Value rows;
+        try (OpCall c = ctx.op("ResourceGather")) {
+          c.addInput(emb);
+          c.addInput(ids);
+          c.setAttrDtype("dtype", DType.FLOAT32);
+          rows = c.execute().get(0);
+        }
+        Value y = op(ctx, "Sum", op(ctx, "Square", rows), axes);
+        tape.stop();
+        Object[] g = tape.gradientSparse(new Value[] {y}, new Value[] {emb}, null, UnconnectedGradients.NONE);
+        assertTrue(g[0] instanceof ValueRows, String.valueOf(g[0]));
+        try (ValueRows r = (ValueRows) g[0]) {
+          assertArrayEquals(new float[] {10, 12, 2, 4, 10, 12}, r.values().toFloats());
+          assertArrayEquals(new int[] {2, 0, 2}, r.indices().toInt32s());
+          assertArrayEquals(new int[] {3, 2}, r.denseShape().toInt32s());
+        }
+        assertArrayEquals(new float[] {2, 4, 0, 0, 20, 24}, tape.gradient(y, emb).toFloats());
+      }
+    }
+  }
 }
