@@ -420,6 +420,56 @@ void RegisterStateOps(OpRegistry& r) {
           .SetIsStateful(),
       [](InferenceContext& c) { return SlotUpdateShape(c, true, {3, 4, 5, 6}, 2, 7); });
 
+  // Centered RMSProp: RMSProp with ms - mg^2 (mg the mean gradient) under the square root.
+  Add(r,
+      OpDefBuilder("ApplyCenteredRMSProp")
+          .Input("var: Ref(T)")
+          .Input("mg: Ref(T)")
+          .Input("ms: Ref(T)")
+          .Input("mom: Ref(T)")
+          .Input("lr: T")
+          .Input("rho: T")
+          .Input("momentum: T")
+          .Input("epsilon: T")
+          .Input("grad: T")
+          .Output("out: Ref(T)")
+          .Attr(kNumberType)
+          .Attr("use_locking: bool = false"),
+      [](InferenceContext& c) { return SlotUpdateShape(c, false, {4, 5, 6, 7}, 3, 8); });
+  Add(r,
+      OpDefBuilder("ResourceApplyCenteredRMSProp")
+          .Input("var: resource")
+          .Input("mg: resource")
+          .Input("ms: resource")
+          .Input("mom: resource")
+          .Input("lr: T")
+          .Input("rho: T")
+          .Input("momentum: T")
+          .Input("epsilon: T")
+          .Input("grad: T")
+          .Attr(kNumberType)
+          .Attr("use_locking: bool = false")
+          .SetIsStateful(),
+      [](InferenceContext& c) { return SlotUpdateShape(c, true, {4, 5, 6, 7}, 3, 8); });
+  // AMSGrad: Adam dividing by the running maximum of v (vhat).
+  Add(r,
+      OpDefBuilder("ResourceApplyAdamWithAmsgrad")
+          .Input("var: resource")
+          .Input("m: resource")
+          .Input("v: resource")
+          .Input("vhat: resource")
+          .Input("beta1_power: T")
+          .Input("beta2_power: T")
+          .Input("lr: T")
+          .Input("beta1: T")
+          .Input("beta2: T")
+          .Input("epsilon: T")
+          .Input("grad: T")
+          .Attr(kNumberType)
+          .Attr("use_locking: bool = false")
+          .SetIsStateful(),
+      [](InferenceContext& c) { return SlotUpdateShape(c, true, {4, 5, 6, 7, 8, 9}, 3, 10); });
+
   // The sparse forms: the same update on the rows `indices` of var and its slots only, grad
   // holding one row per index (indices in order; a row named twice is updated twice).
   auto sparse_shape = [](std::initializer_list<int> scalars, int indices) {
@@ -488,6 +538,23 @@ void RegisterStateOps(OpRegistry& r) {
           .Attr("use_locking: bool = false")
           .SetIsStateful(),
       sparse_shape({3, 4, 5, 6}, 8));
+  Add(r,
+      OpDefBuilder("ResourceSparseApplyCenteredRMSProp")
+          .Input("var: resource")
+          .Input("mg: resource")
+          .Input("ms: resource")
+          .Input("mom: resource")
+          .Input("lr: T")
+          .Input("rho: T")
+          .Input("momentum: T")
+          .Input("epsilon: T")
+          .Input("grad: T")
+          .Input("indices: Tindices")
+          .Attr(kNumberType)
+          .Attr("Tindices: {int32, int64}")
+          .Attr("use_locking: bool = false")
+          .SetIsStateful(),
+      sparse_shape({4, 5, 6, 7}, 9));
 }
 
 }  // namespace graft::ops

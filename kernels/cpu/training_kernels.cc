@@ -1,4 +1,5 @@
-// CPU kernels for training: the gradient descent, Adam, momentum, Adagrad and RMSProp updates on
+// CPU kernels for training: the gradient descent, Adam (and AMSGrad), momentum, Adagrad and
+// RMSProp (and centered RMSProp) updates on
 // TensorFlow 1 reference variables (Apply...) and resource variables (ResourceApply...), the
 // row-wise forms of momentum, Adagrad and RMSProp (ResourceSparseApply...), and
 // the random ops RandomUniform, RandomStandardNormal, TruncatedNormal and RandomUniformInt.
@@ -310,6 +311,46 @@ struct RMSPropUpdate {
   }
 };
 
+// ApplyCenteredRMSProp(var, mg, ms, mom, lr, rho, momentum, epsilon, grad):
+// ms = rho * ms + (1 - rho) * g^2; mg = rho * mg + (1 - rho) * g;
+// mom = momentum * mom + lr * g / sqrt(ms - mg^2 + epsilon); var -= mom.
+struct CenteredRMSPropUpdate {
+  static constexpr int kSlots = 3, kNumScalars = 4, kGrad = 8;
+  static constexpr int kScalars[4] = {4, 5, 6, 7};
+  static constexpr const char* kScalarNames[4] = {"lr", "rho", "momentum", "epsilon"};
+  template <typename T>
+  static void Update(T* w, T* const* slots, int64_t i, const T* s, T g, bool) {
+    const T lr = s[0], rho = s[1], momentum = s[2], epsilon = s[3];
+    T& mg = slots[0][i];
+    T& ms = slots[1][i];
+    T& mom = slots[2][i];
+    ms += (g * g - ms) * (T(1) - rho);
+    mg += (g - mg) * (T(1) - rho);
+    mom = mom * momentum + lr * g / std::sqrt(ms - mg * mg + epsilon);
+    *w -= mom;
+  }
+};
+
+// ResourceApplyAdamWithAmsgrad(var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2,
+// epsilon, grad): Adam's m and v; vhat = max(vhat, v); var -= lr_t * m / (sqrt(vhat) + epsilon)
+// with lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power).
+struct AmsgradUpdate {
+  static constexpr int kSlots = 3, kNumScalars = 6, kGrad = 10;
+  static constexpr int kScalars[6] = {4, 5, 6, 7, 8, 9};
+  static constexpr const char* kScalarNames[6] = {"beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon"};
+  template <typename T>
+  static void Update(T* w, T* const* slots, int64_t i, const T* s, T g, bool) {
+    const T beta1_power = s[0], beta2_power = s[1], lr = s[2], beta1 = s[3], beta2 = s[4], epsilon = s[5];
+    T& m = slots[0][i];
+    T& v = slots[1][i];
+    T& vhat = slots[2][i];
+    m += (g - m) * (T(1) - beta1);
+    v += (g * g - v) * (T(1) - beta2);
+    vhat = std::max(vhat, v);
+    *w -= lr * std::sqrt(T(1) - beta2_power) / (T(1) - beta1_power) * m / (std::sqrt(vhat) + epsilon);
+  }
+};
+
 // The sparse forms' layouts (see SlotUpdateKernel).
 struct SparseMomentumLayout {  // var, accum, lr, grad, indices, momentum
   static constexpr int kScalars[2] = {2, 5};
@@ -326,6 +367,10 @@ struct SparseAdagradV2Layout {  // var, accum, lr, epsilon, grad, indices
 struct SparseRMSPropLayout {  // var, ms, mom, lr, rho, momentum, epsilon, grad, indices
   static constexpr int kScalars[4] = {3, 4, 5, 6};
   static constexpr int kGrad = 7, kIndices = 8;
+};
+struct SparseCenteredRMSPropLayout {  // var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices
+  static constexpr int kScalars[4] = {4, 5, 6, 7};
+  static constexpr int kGrad = 8, kIndices = 9;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -565,6 +610,15 @@ void RegisterTrainingKernels(KernelRegistry& r) {
   sparse.template operator()<AdagradUpdate, SparseAdagradLayout>("ResourceSparseApplyAdagrad");
   sparse.template operator()<AdagradV2Update, SparseAdagradV2Layout>("ResourceSparseApplyAdagradV2");
   sparse.template operator()<RMSPropUpdate, SparseRMSPropLayout>("ResourceSparseApplyRMSProp");
+  sparse.template operator()<CenteredRMSPropUpdate, SparseCenteredRMSPropLayout>("ResourceSparseApplyCenteredRMSProp");
+  reg("ApplyCenteredRMSProp", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, true, CenteredRMSPropUpdate>>());
+  reg("ApplyCenteredRMSProp", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, true, CenteredRMSPropUpdate>>());
+  reg("ResourceApplyCenteredRMSProp", "T", DType::kFloat32,
+      MakeFactory<SlotUpdateKernel<float, false, CenteredRMSPropUpdate>>());
+  reg("ResourceApplyCenteredRMSProp", "T", DType::kFloat64,
+      MakeFactory<SlotUpdateKernel<double, false, CenteredRMSPropUpdate>>());
+  reg("ResourceApplyAdamWithAmsgrad", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, AmsgradUpdate>>());
+  reg("ResourceApplyAdamWithAmsgrad", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, false, AmsgradUpdate>>());
   reg("RandomUniform", "dtype", DType::kFloat32, MakeFactory<RandomKernel<float, Dist::kUniform>>());
   reg("RandomUniform", "dtype", DType::kFloat64, MakeFactory<RandomKernel<double, Dist::kUniform>>());
   reg("RandomStandardNormal", "dtype", DType::kFloat32, MakeFactory<RandomKernel<float, Dist::kNormal>>());

@@ -216,12 +216,12 @@ static void test_apply_adam(void **state) {
 struct SlotCase {
   const char *type;
   int nslots;
-  double slot0[2][2];
+  double slot0[3][2];
   int nafter;
-  double after[6];
+  double after[7];
   int nesterov;
   double var[2][2];
-  double slots[2][2][2]; /* [step][slot][element] */
+  double slots[2][3][2]; /* [step][slot][element] */
 };
 
 static const struct SlotCase kSlotCases[] = {
@@ -241,14 +241,26 @@ static const struct SlotCase kSlotCases[] = {
      {{0.9482912310004981, 2.099503719020999}, {0.8953005787942843, 2.0497518595104998}},
      {{{0.925, 1.0}, {0.05170876899950192, -0.09950371902099893}},
       {{0.83875, 1.0}, {0.052990652206213816, 0.049751859510499465}}}},
+    {"CenteredRMSProp", 3, {{0, 0}, {1, 1}, {0, 0}}, 5, {0.1, 0.9, 0.5, 0.01, NAN}, 0,
+     {{0.9482219626921502, 2.1}, {0.8951180040300382, 2.0504913546865002}},
+     {{{0.05, -0.1}, {0.925, 1.0}, {0.05177803730784977, -0.1}},
+      {{0.07, 0.01}, {0.83875, 1.0}, {0.05310395866211206, 0.04950864531349994}}}},
+    /* vhat starts above v in element 0, so the maximum keeps it. */
+    {"AdamWithAmsgrad", 3, {{0, 0}, {0, 0}, {0.0005, 0.0005}}, 7, {0.9, 0.999, 0.1, 0.9, 0.999, 1e-8, NAN}, 0,
+     {{0.9292893535041077, 2.0999999683772335}, {0.8302944484098584, 2.0929271337171556}},
+     {{{0.05, -0.1}, {0.00025, 0.001}, {0.0005, 0.001}},
+      {{0.07, 0.01}, {0.00031225, 0.001999}, {0.0005, 0.001999}}}},
 };
 
 static void check_slot_update(graft_graph *g, const struct SlotCase *c, int resource, int index) {
   char name[64], type[64];
   snprintf(type, sizeof type, "%sApply%s", resource ? "Resource" : "", c->type);
-  if (!resource && (strcmp(c->type, "KerasMomentum") == 0 || strcmp(c->type, "AdagradV2") == 0)) return;
+  if (!resource && (strcmp(c->type, "KerasMomentum") == 0 || strcmp(c->type, "AdagradV2") == 0 ||
+                    strcmp(c->type, "AdamWithAmsgrad") == 0)) {
+    return; /* resource forms only, as in TensorFlow */
+  }
   const int nvars = 1 + c->nslots;
-  graft_op *vars[3], *inits[3], *reads[3];
+  graft_op *vars[4], *inits[4], *reads[4];
   for (int i = 0; i < nvars; ++i) {
     const double start[2] = {i == 0 ? 1 : c->slot0[i - 1][0], i == 0 ? 2 : c->slot0[i - 1][1]};
     snprintf(name, sizeof name, "c%d_%d_var%d", index, resource, i);
@@ -324,7 +336,7 @@ static void test_slot_updates(void **state) {
 
 /* ---- Row-wise (sparse) updates ----------------------------------------------------------- */
 
-/* Inputs of an update, one char each: 'v' var, '1'/'2' slots, 'a'..'d' scalars, 'g' grad, 'i'
+/* Inputs of an update, one char each: 'v' var, '1'..'3' slots, 'a'..'d' scalars, 'g' grad, 'i'
  * indices. */
 typedef struct {
   const char *dense, *sparse;
@@ -341,6 +353,8 @@ static const sparse_case kSparseCases[] = {
     {"ResourceApplyAdagrad", "ResourceSparseApplyAdagrad", "v1ag", "v1agi", 1, {0.1}, 0},
     {"ResourceApplyAdagradV2", "ResourceSparseApplyAdagradV2", "v1abg", "v1abgi", 1, {0.1, 1e-7}, 0},
     {"ResourceApplyRMSProp", "ResourceSparseApplyRMSProp", "v12abcdg", "v12abcdgi", 2, {0.1, 0.9, 0.5, 1e-10}, 0},
+    {"ResourceApplyCenteredRMSProp", "ResourceSparseApplyCenteredRMSProp", "v123abcdg", "v123abcdgi", 3,
+     {0.1, 0.9, 0.5, 1e-10}, 0},
 };
 
 /* Builds var and slots ([3,2] float64: var 1..6, slots 0.5) under prefix and the update of the
@@ -348,7 +362,7 @@ static const sparse_case kSparseCases[] = {
 static graft_op *build_update(graft_graph *g, const sparse_case *c, int sparse, graft_op **inits, graft_op **reads) {
   char name[96];
   const char *prefix = sparse ? c->sparse : c->dense;
-  graft_op *vars[3];
+  graft_op *vars[4];
   const double var0[6] = {1, 2, 3, 4, 5, 6}, slot0[6] = {0.5, 0.5, 0.5, 0.5, 0.5, 0.5};
   for (int i = 0; i <= c->nslots; ++i) {
     snprintf(name, sizeof name, "%s_%d/v%d", prefix, c->nesterov, i);
@@ -363,7 +377,7 @@ static graft_op *build_update(graft_graph *g, const sparse_case *c, int sparse, 
   graft_op_desc *d = desc(g, sparse ? c->sparse : c->dense, name);
   for (const char *p = sparse ? c->sparse_inputs : c->dense_inputs; *p; ++p) {
     if (*p == 'v') in(d, vars[0]);
-    else if (*p == '1' || *p == '2') in(d, vars[*p - '0']);
+    else if (*p >= '1' && *p <= '3') in(d, vars[*p - '0']);
     else if (*p >= 'a' && *p <= 'd') in(d, konst(g, NULL, GRAFT_FLOAT64, SCALAR, &c->scalars[*p - 'a']));
     else if (*p == 'g' && sparse) in(d, konst(g, NULL, GRAFT_FLOAT64, D(2, 2), (const double[]){0.5, -1, 0.25, 1}));
     else if (*p == 'g') in(d, konst(g, NULL, GRAFT_FLOAT64, D(3, 2), (const double[]){0.25, 1, 0, 0, 0.5, -1}));
@@ -380,7 +394,7 @@ static void test_sparse_slot_updates(void **state) {
     graft_graph *g = NULL;
     GT_OK(graft_graph_new(&g));
     const sparse_case *c = &kSparseCases[k];
-    graft_op *dinit[3], *dread[3], *sinit[3], *sread[3];
+    graft_op *dinit[4], *dread[4], *sinit[4], *sread[4];
     graft_op *dense = build_update(g, c, 0, dinit, dread);
     graft_op *sparse = build_update(g, c, 1, sinit, sread);
     graft_session *s = NULL;

@@ -15,8 +15,11 @@ The formulas are the update ops' (their kernels in kernels/cpu/training_kernels.
             var -= lr_t * m / (sqrt(v) + epsilon)  (ResourceApplyAdam). Epsilon is added to
             sqrt(v), the uncorrected second moment, as Keras (2 and 3) and TensorFlow 1's
             AdamOptimizer do, not to sqrt(v_hat) as the paper's Algorithm 1 writes it.
+            amsgrad: vhat = max(vhat, v) divides instead of v (ResourceApplyAdamWithAmsgrad).
   RMSprop   ms = rho * ms + (1 - rho) * g^2; mom = momentum * mom + lr * g / sqrt(ms + epsilon);
             var -= mom (ResourceApplyRMSProp: epsilon inside the square root, as Keras 3).
+            centered: mg = rho * mg + (1 - rho) * g and sqrt(ms - mg^2 + epsilon)
+            (ResourceApplyCenteredRMSProp).
   Adagrad   accum += g^2; var -= lr * g / (sqrt(accum) + epsilon) (ResourceApplyAdagradV2),
             accum starting at initial_accumulator_value.
 """
@@ -247,22 +250,26 @@ class Adam(Optimizer):
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name="Adam",
                  **kwargs):
         super().__init__(name, learning_rate, **kwargs)
-        if amsgrad:
-            raise NotImplementedError("Adam(amsgrad=True) is not supported")
-        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
+        self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, bool(amsgrad)
 
     def _slot_names(self):
-        return ("m", "v")
+        return ("m", "v", "vhat") if self.amsgrad else ("m", "v")
 
     def _apply_dense(self, grad, var):
         dtype = var.dtype
         t = self._step(dtype)
         b1 = self._hyper(self.beta_1, dtype)
         b2 = self._hyper(self.beta_2, dtype)
-        return _fw.apply_op("ResourceApplyAdam",
-                            [self._handle(var), self._slot_handle(var, "m"), self._slot_handle(var, "v"),
-                             _ops.pow(b1, t), _ops.pow(b2, t), self._hyper(self.learning_rate, dtype), b1, b2,
+        slots = [self._slot_handle(var, n) for n in self._slot_names()]
+        # AMSGrad divides by the running maximum of v (ResourceApplyAdamWithAmsgrad).
+        return _fw.apply_op("ResourceApplyAdamWithAmsgrad" if self.amsgrad else "ResourceApplyAdam",
+                            [self._handle(var)] + slots +
+                            [_ops.pow(b1, t), _ops.pow(b2, t), self._hyper(self.learning_rate, dtype), b1, b2,
                              self._hyper(self.epsilon, dtype), grad], {})
+
+    def get_config(self):
+        return dict(super().get_config(), beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon,
+                    amsgrad=self.amsgrad)
 
 
 class RMSprop(Optimizer):
@@ -271,18 +278,20 @@ class RMSprop(Optimizer):
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name="RMSprop",
                  **kwargs):
         super().__init__(name, learning_rate, **kwargs)
-        if centered:
-            raise NotImplementedError("RMSprop(centered=True) is not supported")
-        self.rho, self.momentum, self.epsilon = rho, momentum, epsilon
+        self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, bool(centered)
 
     def _slot_names(self):
-        return ("rms", "momentum")
+        return ("rms", "momentum", "average_gradient") if self.centered else ("rms", "momentum")
 
     def _apply_dense(self, grad, var):
         dtype = var.dtype
-        return _fw.apply_op("ResourceApplyRMSProp",
-                            [self._handle(var), self._slot_handle(var, "rms"), self._slot_handle(var, "momentum"),
-                             self._hyper(self.learning_rate, dtype), self._hyper(self.rho, dtype),
+        # Centered: the mean gradient's square is taken off the mean square (ResourceApplyCenteredRMSProp).
+        slots = [self._slot_handle(var, "rms"), self._slot_handle(var, "momentum")]
+        if self.centered:
+            slots = [self._slot_handle(var, "average_gradient")] + slots
+        return _fw.apply_op("ResourceApplyCenteredRMSProp" if self.centered else "ResourceApplyRMSProp",
+                            [self._handle(var)] + slots +
+                            [self._hyper(self.learning_rate, dtype), self._hyper(self.rho, dtype),
                              self._hyper(self.momentum, dtype), self._hyper(self.epsilon, dtype), grad], {})
 
 

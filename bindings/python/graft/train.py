@@ -295,17 +295,22 @@ class AdagradOptimizer(Optimizer):
 
 class RMSPropOptimizer(Optimizer):
     """ms = decay * ms + (1 - decay) * grad^2; mom = momentum * mom + lr * grad / sqrt(ms + epsilon);
-    var -= mom (ResourceApplyRMSProp; ms starts at 1, as TensorFlow 1's)."""
+    var -= mom (ResourceApplyRMSProp; ms starts at 1, as TensorFlow 1's). centered: mg = decay * mg +
+    (1 - decay) * grad and ms - mg^2 under the root (ResourceApplyCenteredRMSProp)."""
 
     def __init__(self, learning_rate, decay=0.9, momentum=0.0, epsilon=1e-10, use_locking=False, centered=False,
                  name="RMSProp"):
-        if centered:
-            raise NotImplementedError("RMSPropOptimizer(centered=True) is not supported")
         super().__init__(use_locking, name)
         self._lr, self._decay, self._momentum, self._epsilon = learning_rate, decay, momentum, epsilon
+        self._centered = bool(centered)
 
     def _slot_names(self):
-        return ("rms", "momentum")
+        return ("rms", "momentum", "mg") if self._centered else ("rms", "momentum")
+
+    def _slots_in_order(self, var):
+        """var's slots in the update ops' order: (mg,) ms, mom."""
+        slots = [self._slot(var, "rms"), self._slot(var, "momentum")]
+        return [self._slot(var, "mg")] + slots if self._centered else slots
 
     def _slot_initial(self, name):
         return 1.0 if name == "rms" else 0.0
@@ -314,17 +319,17 @@ class RMSPropOptimizer(Optimizer):
         # TensorFlow 1's sparse RMSProp: only the named rows' ms and mom move.
         values, indices = _deduplicate(grad, var.dtype)
         dtype = var.dtype
-        return _fw.apply_op("ResourceSparseApplyRMSProp",
-                            [var.handle, self._slot(var, "rms"), self._slot(var, "momentum"),
-                             self._hyper(self._lr, dtype), self._hyper(self._decay, dtype),
+        return _fw.apply_op("ResourceSparseApplyCenteredRMSProp" if self._centered else "ResourceSparseApplyRMSProp",
+                            [var.handle] + self._slots_in_order(var) +
+                            [self._hyper(self._lr, dtype), self._hyper(self._decay, dtype),
                              self._hyper(self._momentum, dtype), self._hyper(self._epsilon, dtype), values, indices],
                             self._attrs())
 
     def _apply_dense(self, grad, var):
         dtype = var.dtype
-        return _fw.apply_op("ResourceApplyRMSProp",
-                            [var.handle, self._slot(var, "rms"), self._slot(var, "momentum"),
-                             self._hyper(self._lr, dtype), self._hyper(self._decay, dtype),
+        return _fw.apply_op("ResourceApplyCenteredRMSProp" if self._centered else "ResourceApplyRMSProp",
+                            [var.handle] + self._slots_in_order(var) +
+                            [self._hyper(self._lr, dtype), self._hyper(self._decay, dtype),
                              self._hyper(self._momentum, dtype), self._hyper(self._epsilon, dtype), grad],
                             self._attrs())
 

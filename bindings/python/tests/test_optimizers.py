@@ -38,11 +38,25 @@ def ref_adam(lr, b1, b2, eps):
     return out
 
 
-def ref_rmsprop(lr, rho, momentum, eps, ms0=0.0):
-    w, ms, mom, out = W0.astype(np.float64), np.full(3, ms0), np.zeros(3), []
+def ref_amsgrad(lr, b1, b2, eps):
+    # Adam dividing by the running maximum of v.
+    w, m, v, vhat, out = W0.astype(np.float64), np.zeros(3), np.zeros(3), np.zeros(3), []
+    for t, g in enumerate(GRADS, start=1):
+        lr_t = lr * np.sqrt(1 - b2 ** t) / (1 - b1 ** t)
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        vhat = np.maximum(vhat, v)
+        w = w - lr_t * m / (np.sqrt(vhat) + eps)
+        out.append(w.copy())
+    return out
+
+
+def ref_rmsprop(lr, rho, momentum, eps, ms0=0.0, centered=False):
+    w, ms, mg, mom, out = W0.astype(np.float64), np.full(3, ms0), np.zeros(3), np.zeros(3), []
     for g in GRADS:
         ms = rho * ms + (1 - rho) * g * g
-        mom = momentum * mom + lr * g / np.sqrt(ms + eps)
+        mg = rho * mg + (1 - rho) * g
+        mom = momentum * mom + lr * g / np.sqrt(ms - (mg * mg if centered else 0) + eps)
         w = w - mom
         out.append(w.copy())
     return out
@@ -77,6 +91,10 @@ KERAS_CASES = [
     (lambda: graft.optimizers.RMSprop(0.01, rho=0.8, momentum=0.5, epsilon=1e-3),
      ref_rmsprop(0.01, 0.8, 0.5, 1e-3), ("rms", "momentum")),
     (lambda: graft.optimizers.Adagrad(0.1), ref_adagrad(0.1, 0.1, 1e-7), ("accumulator",)),
+    (lambda: graft.optimizers.Adam(0.1, beta_1=0.5, beta_2=0.75, epsilon=0.01, amsgrad=True),
+     ref_amsgrad(0.1, 0.5, 0.75, 0.01), ("m", "v", "vhat")),
+    (lambda: graft.optimizers.RMSprop(0.01, rho=0.8, momentum=0.5, epsilon=1e-3, centered=True),
+     ref_rmsprop(0.01, 0.8, 0.5, 1e-3, centered=True), ("rms", "momentum", "average_gradient")),
 ]
 
 
@@ -225,6 +243,8 @@ V1_CASES = [
     (lambda: v1.train.AdamOptimizer(0.1, 0.5, 0.75, 0.01), ref_adam(0.1, 0.5, 0.75, 0.01)),
     (lambda: v1.train.AdagradOptimizer(0.1), ref_adagrad(0.1, 0.1, 0.0)),
     (lambda: v1.train.RMSPropOptimizer(0.01, momentum=0.5), ref_rmsprop(0.01, 0.9, 0.5, 1e-10, ms0=1.0)),
+    (lambda: v1.train.RMSPropOptimizer(0.01, momentum=0.5, centered=True),
+     ref_rmsprop(0.01, 0.9, 0.5, 1e-10, ms0=1.0, centered=True)),
 ]
 
 
