@@ -12,6 +12,7 @@
  *     ResourceApplyGradientDescent), and with the gradient kept as rows by
  *     graft_graph_add_gradients_sparse (ResourceScatterSub of those rows), against the same
  *     step as a C loop.
+ *  5. The gradient of N nested calls of one traced function (50 ops), against building the calls.
  */
 #include <math.h>
 #include <stdio.h>
@@ -388,7 +389,7 @@ static void bench_gradient_build(void) {
 
 /* ---- 3. Eager gradient tape ----------------------------------------------------------------- */
 
-static graft_value *eager_op(graft_context *ctx, const char *type, graft_value *a, graft_value *b) {
+static graft_value *eager_op(graft_context *ctx, const char *type, const graft_value *a, const graft_value *b) {
   graft_op_call *call = NULL;
   CHECK(graft_op_call_new(&call, ctx, type));
   CHECK(graft_op_call_add_input(call, a));
@@ -551,7 +552,76 @@ static void bench_embedding(void) {
   free(table);
 }
 
-/* bench_gradients [training|build|tape|embedding]: one section, or all of them. */
+/* ---- 5. Calls of one function ------------------------------------------------------------- */
+
+/* x -> tanh(tanh(...(x))), 50 ops (no captured values: the function's one argument is x). */
+static int tanh_chain(graft_context *ctx, const graft_arg *args, int nargs, graft_value_list *outputs, void *ud) {
+  (void)nargs;
+  (void)ud;
+  graft_value *v = eager_op(ctx, "Tanh", args[0].value, NULL);
+  for (int i = 1; i < 50; ++i) {
+    graft_value *next = eager_op(ctx, "Tanh", v, NULL);
+    graft_value_free(v);
+    v = next;
+  }
+  int rc = graft_value_list_append(outputs, v);
+  graft_value_free(v);
+  return rc;
+}
+
+static void bench_calls(void) {
+  printf("Gradient of N nested calls of one traced function of 50 Tanh (16 floats)\n");
+  printf("%-8s %16s %16s %8s %12s %12s\n", "N", "gradient (us)", "calls (us)", "ratio", "ops added", "functions");
+  graft_context *ctx = NULL;
+  CHECK(graft_context_new(&ctx));
+  graft_function *f = NULL;
+  CHECK(graft_function_new(&f, "tanh_chain", tanh_chain, NULL, NULL));
+  graft_tensor_spec spec = {GRAFT_FLOAT32, (const int64_t[]){16}, 1, "x"};
+  graft_concrete_function *cf = NULL;
+  CHECK(graft_function_get_concrete_for_specs(&cf, f, ctx, &spec, 1));
+  const int sizes[] = {1, 10, 100};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+    const int n = sizes[k];
+    double best_b = 1e30, best_g = 1e30;
+    int64_t added = 0;
+    int functions = 0;
+    for (int rep = 0; rep < 3; ++rep) {
+      graft_graph *g = NULL;
+      CHECK(graft_graph_new(&g));
+      CHECK(graft_concrete_function_add_to_graph(cf, g));
+      double t0 = now_ns();
+      graft_output x = placeholder(g, (const int64_t[]){16}, 1), y = x;
+      for (int i = 0; i < n; ++i) {
+        graft_op_desc *d = NULL;
+        CHECK(graft_op_desc_new(&d, g, "PartitionedCall", NULL));
+        CHECK(graft_op_desc_add_input_list(d, &y, 1));
+        CHECK(graft_attrs_set_func(graft_op_desc_attrs(d), "f", graft_concrete_function_name(cf)));
+        graft_dtype tout = GRAFT_FLOAT32;
+        CHECK(graft_attrs_set_type_list(graft_op_desc_attrs(d), "Tout", &tout, 1));
+        graft_op *o = NULL;
+        CHECK(graft_op_desc_finish(&o, d));
+        y = (graft_output){o, 0};
+      }
+      double t1 = now_ns();
+      int64_t before = graft_graph_num_ops(g);
+      graft_output dx;
+      CHECK(graft_graph_add_gradients(&dx, g, &y, 1, &x, 1, NULL, NULL));
+      double t2 = now_ns();
+      added = graft_graph_num_ops(g) - before;
+      functions = graft_graph_num_functions(g);
+      if (t1 - t0 < best_b) best_b = t1 - t0;
+      if (t2 - t1 < best_g) best_g = t2 - t1;
+      graft_graph_free(g);
+    }
+    printf("%-8d %16.1f %16.1f %8.2f %12lld %12d\n", n, best_g / 1e3, best_b / 1e3, best_g / best_b, (long long)added,
+           functions);
+  }
+  graft_function_free(f);
+  graft_context_free(ctx);
+  printf("\n");
+}
+
+/* bench_gradients [training|build|tape|embedding|calls]: one section, or all of them. */
 int main(int argc, char **argv) {
   CHECK(GRAFT_VERSION_CHECK());
   const char *only = argc > 1 ? argv[1] : NULL;
@@ -559,5 +629,6 @@ int main(int argc, char **argv) {
   if (!only || strcmp(only, "build") == 0) bench_gradient_build();
   if (!only || strcmp(only, "tape") == 0) bench_tape();
   if (!only || strcmp(only, "embedding") == 0) bench_embedding();
+  if (!only || strcmp(only, "calls") == 0) bench_calls();
   return 0;
 }

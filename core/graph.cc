@@ -487,6 +487,15 @@ Graph::MarkState Graph::Mark() const {
   return m;
 }
 
+const Graph::DerivedFunction* Graph::FindDerivedFunction(const std::string& key) const {
+  auto it = derived_.find(key);
+  if (it == derived_.end()) return nullptr;
+  if (!it->second.name.empty() && FindFunction(it->second.name) == nullptr) return nullptr;  // rolled back
+  return &it->second;
+}
+
+void Graph::AddDerivedFunction(const std::string& key, DerivedFunction f) { derived_[key] = std::move(f); }
+
 void Graph::RollbackTo(const MarkState& mark) {
   std::unique_lock lock(mu_);
   // Nodes with these ids go; edges between two of them need no unlinking (a loop's back edge

@@ -249,6 +249,20 @@ class Graph : public std::enable_shared_from_this<Graph> {
   // O(1); nullptr when there is none. Valid until the library changes.
   const LibraryFunction* FindFunction(std::string_view name) const;
 
+  // Library functions Graft derives from others (a call's gradient function), kept by key so
+  // that each is built once per graph. `outputs_for` says which of the original's arguments
+  // each result stands for; an empty name means nothing was derived. Lookups skip an entry
+  // whose function a rollback removed.
+  struct DerivedFunction {
+    std::string name;
+    int num_inputs = 0;  // the inputs of the function derived from
+    std::vector<int> outputs_for;
+    std::vector<DType> result_types;
+    bool stateful = false;
+  };
+  const DerivedFunction* FindDerivedFunction(const std::string& key) const;
+  void AddDerivedFunction(const std::string& key, DerivedFunction f);
+
   // Merges shape into the tensor's shape; kShape if incompatible (the shape is unchanged).
   Status SetShape(const Output& t, const PartialShape& shape);
 
@@ -308,6 +322,7 @@ class Graph : public std::enable_shared_from_this<Graph> {
   GraphDefVersions versions_;
   mutable std::mutex library_mu_;  // guards library_ (the object) for library() from other threads
   FunctionLibrary library_;
+  std::map<std::string, DerivedFunction> derived_;  // for the thread building the graph
   std::mutex attachment_mu_;
   std::shared_ptr<void> attachment_;  // last member: destroyed first
 };

@@ -571,7 +571,8 @@ static void test_nested_call_and_function_library(void **state) {
   graft_tensor_free(res);
   graft_session_free(s);
   /* The gradient through both calls (the outer StatefulPartitionedCall and the inner
-   * PartitionedCall, each inlined): d/dx (x^2 + x)^2 = 2 (x^2 + x)(2x + 1) = 168 at 3. */
+   * PartitionedCall, each a call of its callee's gradient function): d/dx (x^2 + x)^2 =
+   * 2 (x^2 + x)(2x + 1) = 168 at 3. */
   graft_output dx = {NULL, 0};
   GT_OK(graft_graph_add_gradients(&dx, back, &fetch, 1, &xin, 1, NULL, NULL));
   assert_non_null(dx.op);
@@ -580,6 +581,40 @@ static void test_nested_call_and_function_library(void **state) {
   assert_float_equal(*(const float *)graft_tensor_data(res), 168.0f, 1e-4);
   graft_tensor_free(res);
   graft_session_free(s);
+  /* The gradient functions are built once per callee: a second call of the same function
+   * adds a call of the same gradient function, no new function. */
+  const int nfunctions = graft_graph_num_functions(back);
+  assert_int_equal(nfunctions, 4); /* outer, inner and their gradient functions */
+  GT_OK(graft_op_desc_new(&desc, back, "StatefulPartitionedCall", "call2"));
+  GT_OK(graft_op_desc_add_input_list(desc, &xin, 1));
+  GT_OK(graft_attrs_set_func(graft_op_desc_attrs(desc), "f", graft_concrete_function_name(cf)));
+  GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(desc), "Tout", &tout, 1));
+  graft_op *call2 = NULL;
+  GT_OK(graft_op_desc_finish(&call2, desc));
+  graft_output both[2] = {fetch, {call2, 0}}, dx2 = {NULL, 0};
+  GT_OK(graft_graph_add_gradients(&dx2, back, both, 2, &xin, 1, NULL, "twice"));
+  assert_int_equal(graft_graph_num_functions(back), nfunctions);
+  GT_OK(graft_session_new(&s, back, NULL));
+  GT_OK(graft_session_run(&res, s, NULL, NULL, 0, &dx2, 1, NULL, 0));
+  assert_float_equal(*(const float *)graft_tensor_data(res), 336.0f, 1e-3);
+  graft_tensor_free(res);
+  graft_session_free(s);
+  /* A call whose inputs do not match its function: its gradient is an error saying so, and
+   * the graph is left as it was. */
+  {
+    graft_output two[2] = {xin, xin};
+    GT_OK(graft_op_desc_new(&desc, back, "StatefulPartitionedCall", "bad_call"));
+    GT_OK(graft_op_desc_add_input_list(desc, two, 2));
+    GT_OK(graft_attrs_set_func(graft_op_desc_attrs(desc), "f", graft_concrete_function_name(cf)));
+    GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(desc), "Tout", &tout, 1));
+    graft_op *bad = NULL;
+    GT_OK(graft_op_desc_finish(&bad, desc));
+    const int64_t nops = graft_graph_num_ops(back);
+    graft_output bad_out = {bad, 0}, dbad = {NULL, 0};
+    GT_ERR(GRAFT_EINVAL, graft_graph_add_gradients(&dbad, back, &bad_out, 1, &xin, 1, NULL, NULL), "bad_call",
+           "takes 1 arguments, but the call has 2 inputs");
+    assert_int_equal(graft_graph_num_ops(back), nops);
+  }
   graft_tensor_free(three);
   graft_buffer_free(bytes);
   graft_graph_free(back);
