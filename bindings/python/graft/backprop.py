@@ -18,16 +18,34 @@ from graft.indexed_slices import IndexedSlices
 class _Active(threading.local):
     def __init__(self):
         self.tapes = []
+        self.readers = []  # lists collecting the variables read (custom_gradient's)
 
 
 _active = _Active()
 
 
-def _variable_accessed(variable):
-    """Called by Variable.read_value: tapes that watch accessed variables watch it."""
+def _variable_accessed(variable, eager=True):
+    """Called by Variable.read_value and sparse_read: lists collecting reads get it; tapes that
+    watch accessed variables watch it (an eager variable, or one seen in a trace)."""
+    for seen in _active.readers:
+        if not any(v is variable for v in seen):
+            seen.append(variable)
+    if not eager:
+        return
     for tape in _active.tapes:
         if tape._watch_accessed_variables and tape._recording and variable.trainable:
             tape._watch_variable(variable)
+
+
+@contextlib.contextmanager
+def _collect_variable_reads():
+    """Yields the list of the variables read (in any mode) while the block runs."""
+    seen = []
+    _active.readers.append(seen)
+    try:
+        yield seen
+    finally:
+        _active.readers.remove(seen)
 
 
 def _source_value(x, what):

@@ -143,8 +143,8 @@ class Variable:
 
     # -- reading and writing
     def read_value(self):
-        if self._graph is None and _backprop._active.tapes:
-            _backprop._variable_accessed(self)
+        if _backprop._active.tapes or _backprop._active.readers:
+            _backprop._variable_accessed(self, eager=self._graph is None)
         if self._graph is not None and _fw._graph_mode_graph() is self._graph:
             return self._set_read_shape(_fw.apply_op("ReadVariableOp", [self._handle_tensor],
                                                      {"dtype": self._dtype})[0])
@@ -209,8 +209,8 @@ class Variable:
     def sparse_read(self, indices, name=None):
         """The rows of the variable at indices (ResourceGather): gather(variable, indices)
         without reading the whole variable; the gradient reaches the variable."""
-        if self._graph is None and _backprop._active.tapes:
-            _backprop._variable_accessed(self)
+        if _backprop._active.tapes or _backprop._active.readers:
+            _backprop._variable_accessed(self, eager=self._graph is None)
         indices = convert_to_tensor(indices, dtype_hint=_dtypes.int32)
         t = _fw.apply_op("ResourceGather", [self._handle_input(), indices], {"dtype": self._dtype}, name=name)[0]
         if self._shape.rank and indices.shape.rank is not None and not isinstance(t, EagerTensor):
@@ -316,7 +316,7 @@ class _TracedVariable(Variable):
         self._initializer_op = None
 
     def read_value(self):
-        if _backprop._active.tapes:
+        if _backprop._active.tapes or _backprop._active.readers:
             _backprop._variable_accessed(self)
         t = _fw.apply_op("ReadVariableOp", [self._handle_arg], {"dtype": self._dtype})[0]
         if self._shape.rank is not None:

@@ -385,6 +385,60 @@ def test_custom_gradient_bad_gradient_count():
         tape.gradient(z, [x, y])
 
 
+def _scaled_by(v):
+    @graft.custom_gradient
+    def f(x):
+        def grad(dy, variables=None):
+            assert [w is v for w in variables] == [True]
+            return dy * 10.0, [dy * 100.0]
+        return x * v, grad
+    return f
+
+
+def test_custom_gradient_with_variables_eagerly_in_a_function_and_in_a_graph():
+    v = graft.Variable(2.0)
+    f = _scaled_by(v)
+    x = graft.constant(3.0)
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert y.numpy() == pytest.approx(6.0)
+    dx, dv = tape.gradient(y, [x, v])
+    assert (dx.numpy(), dv.numpy()) == (pytest.approx(10.0), pytest.approx(100.0))
+
+    @graft.function
+    def traced(x):
+        with graft.GradientTape() as t:
+            t.watch(x)
+            y = f(x)
+        return t.gradient(y, [x, v])
+
+    assert [g.numpy() for g in traced(x)] == [pytest.approx(10.0), pytest.approx(100.0)]
+
+    g = graft.Graph()
+    with g.as_default():
+        w = graft.Variable(2.0, name="w")
+        xp = graft.compat.v1.placeholder(graft.float32)
+        dxg, dwg = graft.gradients(_scaled_by(w)(xp), [xp, w])
+        with graft.compat.v1.Session() as sess:
+            sess.run(graft.compat.v1.global_variables_initializer())
+            assert sess.run([dxg, dwg], {xp: 3.0}) == [pytest.approx(10.0), pytest.approx(100.0)]
+
+
+def test_custom_gradient_reading_variables_needs_a_variables_argument():
+    v = graft.Variable(2.0)
+
+    @graft.custom_gradient
+    def f(x):
+        return x * v, lambda dy: dy
+
+    with graft.GradientTape() as tape:
+        x = graft.constant(1.0)
+        tape.watch(x)
+        with pytest.raises(TypeError, match="keyword argument 'variables'"):
+            f(x)
+
+
 def test_non_trainable_variables_are_not_watched_eagerly_or_in_functions():
     w = graft.Variable(2.0)
     n = graft.Variable(3.0, trainable=False)
