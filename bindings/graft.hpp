@@ -666,7 +666,8 @@ class Graph {
     return out;
   }
   /*
-   * Imports a serialized GraphDef under prefix; input_map maps "name:i" of the GraphDef to
+   * Imports a serialized GraphDef under prefix ("" for none, as TensorFlow's
+   * import_graph_def(name='')); input_map maps "name:i" of the GraphDef to
    * tensors of this graph ("^name" to the op of the tensor given); returns the ops and tensors
    * named in return_elements (for an op name the tensor is invalid, and the other way round).
    */
@@ -677,7 +678,7 @@ class Graph {
     graft_import_options *opts = nullptr;
     detail::check(graft_import_options_new(&opts));
     std::unique_ptr<graft_import_options, void (*)(graft_import_options *)> owned(opts, graft_import_options_free);
-    if (!prefix.empty()) detail::check(graft_import_options_set_prefix(opts, prefix.c_str()));
+    detail::check(graft_import_options_set_prefix(opts, prefix.c_str()));
     if (input_map_names.size() != input_map_tensors.size())
       throw Error(GRAFT_EINVAL, "graft: import_graph_def input_map needs as many names as tensors");
     for (size_t i = 0; i < input_map_names.size(); ++i) {

@@ -193,6 +193,7 @@ Status Context::ExecuteEager(const OpCall& op, std::vector<Value>* outputs, Kern
 
 Status Context::CreateVariable(const Value& initial, const std::string& name, Value* handle) {
   Trace* trace = current_trace();
+  if (trace != nullptr) trace->note_variable_created();  // attempts count too (PolymorphicFunction's check)
   if (trace != nullptr && !trace->may_create_variables()) {
     return errors::FailedPrecondition(
         "a traced function may create variables only on its first trace: variables are created once. "

@@ -162,6 +162,7 @@ Status PolymorphicFunction::Trace(Context& ctx, const std::vector<Arg>& args, co
     inputs.push_back(o);
     a.value = Value::Symbolic(o, trace.shared_graph());
   }
+  const bool first = tracing_count_ == 0;
   ++tracing_count_;
   std::vector<Value> outputs;
   Status s;
@@ -173,7 +174,37 @@ Status PolymorphicFunction::Trace(Context& ctx, const std::vector<Arg>& args, co
     s = ConcreteFunction::Create(StrCat("__inference_", name_, "_", next_function_id++), trace, inputs, specs,
                                  outputs, out);
   }
+  if (s.ok() && first && trace.variables_created() > 0) s = CheckVariablesCreatedOnce(ctx, args, specs);
   return s.WithContext(StrCat("tracing function '", name_, "'"));
+}
+
+// A first trace that created variables is traced once more, as TensorFlow does, and thrown away:
+// if that trace creates variables too, the function makes new ones on every call, which a traced
+// function cannot do (its first trace's variables would silently stand for all of them).
+Status PolymorphicFunction::CheckVariablesCreatedOnce(Context& ctx, const std::vector<Arg>& args,
+                                                      const std::vector<TensorSpec>& specs) {
+  eager::Trace again(&ctx, ctx.current_trace(), false);
+  std::vector<Arg> traced = args;
+  size_t k = 0;
+  for (Arg& a : traced) {
+    if (a.kind != Arg::Kind::kValue) continue;
+    const TensorSpec& s = specs[k++];
+    Output o;
+    GRAFT_RETURN_IF_ERROR(again.AddArg(s.dtype, s.shape, s.name.empty() ? StrCat("args_", k - 1) : s.name, &o));
+    a.value = Value::Symbolic(o, again.shared_graph());
+  }
+  std::vector<Value> outputs;
+  Status s;
+  {
+    Context::TraceScope scope(&again);
+    s = fn_(ctx, traced, &outputs);
+  }
+  if (s.ok()) return Status::Ok();
+  if (again.variables_created() == 0) return s;  // it failed otherwise: as TensorFlow's second trace would
+  return errors::InvalidArgument(
+      "it creates variables on every call; a traced function supports only variables created on its first call "
+      "(as tf.function: singleton variables): create them once, for example only while they do not exist yet, "
+      "or outside the function");
 }
 
 Status PolymorphicFunction::Lookup(Context& ctx, std::vector<Arg>& args, std::shared_ptr<ConcreteFunction>* out) {

@@ -59,6 +59,7 @@ class PolymorphicFunction {
  private:
   // args with tensor arguments' specs; returns the cache key.
   Status Signature(const std::vector<Arg>& args, std::vector<TensorSpec>* specs, std::string* key) const;
+  Status CheckVariablesCreatedOnce(Context& ctx, const std::vector<Arg>& args, const std::vector<TensorSpec>& specs);
   Status Trace(Context& ctx, const std::vector<Arg>& args, const std::vector<TensorSpec>& specs,
                const std::string& key, std::shared_ptr<ConcreteFunction>* out);
   Status Lookup(Context& ctx, std::vector<Arg>& args, std::shared_ptr<ConcreteFunction>* out);

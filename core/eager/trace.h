@@ -32,6 +32,9 @@ class Trace {
   // Shared by the trace, its symbolic values and the concrete function made of it.
   const std::shared_ptr<Graph>& shared_graph() const { return graph_; }
   bool may_create_variables() const { return may_create_variables_; }
+  // Variables created while tracing (Context::CreateVariable).
+  int variables_created() const { return variables_created_; }
+  void note_variable_created() { ++variables_created_; }
 
   // A new argument Placeholder.
   Status AddArg(DType dtype, const PartialShape& shape, const std::string& name, Output* out);
@@ -52,6 +55,7 @@ class Trace {
   Context* ctx_;
   Trace* parent_;
   bool may_create_variables_;
+  int variables_created_ = 0;
   std::shared_ptr<Graph> graph_;
   std::vector<Output> capture_placeholders_;
   std::vector<Value> captured_;

@@ -1163,9 +1163,72 @@ static void test_clear_caches_restarts_random_sequences(void **state) {
   graft_value_free(c);
 }
 
+/* ---- Variables made while tracing --------------------------------------------------------- */
+
+typedef struct {
+  int traces;
+  int every_call;       /* make a variable on every trace (not only the first) */
+  graft_value *made;    /* the variable made (kept) */
+} var_maker;
+
+static int scale_by_new_variable(graft_context *ctx, const graft_arg *args, int nargs, graft_value_list *outputs,
+                                 void *ud) {
+  (void)nargs;
+  var_maker *m = ud;
+  m->traces++;
+  if (m->made == NULL || m->every_call) {
+    graft_value *init = f32(ctx, 2.0), *v = NULL;
+    int rc = graft_variable_new(&v, ctx, init, "v");
+    graft_value_free(init);
+    if (rc != GRAFT_OK) return rc;
+    graft_value_free(m->made);
+    m->made = v;
+  }
+  graft_value *r = NULL;
+  GT_OK(graft_variable_read(&r, ctx, m->made));
+  graft_value *y = op2(ctx, "Mul", args[0].value, r);
+  int rc = graft_value_list_append(outputs, y);
+  graft_value_free(r);
+  graft_value_free(y);
+  return rc;
+}
+
+/* A first trace that makes variables is traced once more (and thrown away), as TensorFlow
+ * does: a function that makes them only once works; one that makes a new one on every call is
+ * an error on its first call. */
+static void test_variables_made_on_the_first_trace_only(void **state) {
+  graft_context *ctx = *state;
+  graft_value *x = f32(ctx, 3.0);
+  graft_arg a = val(x);
+  var_maker once = {0, 0, NULL};
+  graft_function *f = NULL;
+  GT_OK(graft_function_new(&f, "scale", scale_by_new_variable, &once, NULL));
+  graft_value *y = call1(f, ctx, &a, 1);
+  expect_floats(y, (const float[]){6}, 1);
+  graft_value_free(y);
+  assert_int_equal(once.traces, 2); /* the trace and its check */
+  assert_int_equal(graft_function_tracing_count(f), 1);
+  y = call1(f, ctx, &a, 1);
+  graft_value_free(y);
+  assert_int_equal(once.traces, 2);
+  graft_function_free(f);
+  graft_value_free(once.made);
+
+  var_maker every = {0, 1, NULL};
+  GT_OK(graft_function_new(&f, "scale_new", scale_by_new_variable, &every, NULL));
+  graft_value *out = NULL;
+  int nout = 0;
+  GT_ERR(GRAFT_EINVAL, graft_function_call(&out, 1, &nout, f, ctx, &a, 1), "scale_new",
+         "creates variables on every call");
+  graft_function_free(f);
+  graft_value_free(every.made);
+  graft_value_free(x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_square_plus_and_traces_per_signature, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_variables_made_on_the_first_trace_only, setup, teardown),
       cmocka_unit_test_setup_teardown(test_gradients_inside_a_trace, setup, teardown),
       cmocka_unit_test_setup_teardown(test_host_arguments_retrace_per_value, setup, teardown),
       cmocka_unit_test_setup_teardown(test_input_signature, setup, teardown),

@@ -66,7 +66,14 @@ class Variable:
             value = convert_to_tensor(initial_value, dtype=dtype)
             self._dtype = value.dtype
             self._shape = value.shape if shape is None else as_shape(shape)
-            self._handle = _fw._context.variable_new(value._value, base)
+            try:
+                self._handle = _fw._context.variable_new(value._value, base)
+            except errors.FailedPreconditionError as e:
+                if not _fw._context.is_tracing():
+                    raise
+                # tf.function's ValueError for the same thing.
+                raise ValueError(f"{e} (a graft.function, as tf.function, supports only singleton variables, "
+                                 "created on its first call)") from None
             if not self._trainable:  # tapes do not watch it when it is read
                 _fw._context.variable_set_trainable(self._handle, False)
             self._name = base

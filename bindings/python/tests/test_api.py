@@ -632,3 +632,29 @@ def test_session_close_twice_and_use_after_close():
         assert y.op.type == "Mul"  # the graph outlives the closed session
         with pytest.raises(graft.errors.InvalidArgumentError, match="num_threads"):
             graft.compat.v1.Session(num_threads=100000)
+
+
+def test_function_creating_a_variable_on_every_call_raises_on_its_first_call():
+    @graft.function
+    def f(x):
+        v = graft.Variable(1.0)  # a new variable each call: not supported, as in tf.function
+        return v + x
+
+    with pytest.raises(ValueError, match="singleton variables"):
+        f(graft.constant(1.0))
+
+
+def test_function_creating_its_variables_once_traces_once_more_and_keeps_them():
+    created = []
+
+    @graft.function
+    def f(x):
+        if not created:
+            created.append(graft.Variable(2.0))
+        return created[0] * x
+
+    assert f(graft.constant(3.0)).numpy() == pytest.approx(6.0)
+    assert f(graft.constant(4.0)).numpy() == pytest.approx(8.0)
+    assert len(created) == 1
+    created[0].assign(5.0)
+    assert f(graft.constant(1.0)).numpy() == pytest.approx(5.0)
