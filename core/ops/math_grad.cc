@@ -145,6 +145,7 @@ UNARY(Atanh, b.Div(g, b.Sub(b.Scalar(t, 1), b.Square(x))))
 UNARY(Tanh, b.Op("TanhGrad", {y, g}))
 UNARY(Sigmoid, b.Op("SigmoidGrad", {y, g}))
 UNARY(Erf, b.Mul(g, b.Mul(b.Scalar(t, 2.0 / std::sqrt(std::numbers::pi)), b.Op("Exp", {b.Neg(b.Square(x))}))))
+UNARY(Erfc, b.Mul(g, b.Mul(b.Scalar(t, -2.0 / std::sqrt(std::numbers::pi)), b.Op("Exp", {b.Neg(b.Square(x))}))))
 #undef UNARY
 
 Status CastGrad(GradientContext& ctx) {
@@ -449,6 +450,7 @@ void RegisterMathGradients(GradientRegistry& r) {
   AddGradient(r, "Tanh", TanhGrad);
   AddGradient(r, "Sigmoid", SigmoidGrad);
   AddGradient(r, "Erf", ErfGrad);
+  AddGradient(r, "Erfc", ErfcGrad);
   AddGradient(r, "Einsum", EinsumGrad);
   AddGradient(r, "Cast", CastGrad);
   AddGradient(r, "AddN", AddNGrad);

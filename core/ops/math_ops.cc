@@ -299,6 +299,7 @@ constexpr UnaryOp kUnaryOps[] = {
     {"Tanh", kFloatComplex, false},
     {"Sigmoid", kFloatComplex, false},
     {"Erf", kFloat, false},
+    {"Erfc", kFloat, false},
     {"Floor", kFloat, false},
     {"Ceil", kFloat, false},
     {"Round", kSignedComplex, false},

@@ -365,6 +365,7 @@ struct AsinhF { template <typename T> T operator()(T x) const { return std::asin
 struct AcoshF { template <typename T> T operator()(T x) const { return std::acosh(x); } };
 struct AtanhF { template <typename T> T operator()(T x) const { return std::atanh(x); } };
 struct ErfF { template <typename T> T operator()(T x) const { return std::erf(x); } };
+struct ErfcF { template <typename T> T operator()(T x) const { return std::erfc(x); } };
 struct FloorF { template <typename T> T operator()(T x) const { return std::floor(x); } };
 struct CeilF { template <typename T> T operator()(T x) const { return std::ceil(x); } };
 struct RoundF {
@@ -492,6 +493,7 @@ void RegisterMathKernels(KernelRegistry& r) {
   Unary<AcoshF>(r, "Acosh", Join<FloatTypes, ComplexTypes>{});
   Unary<AtanhF>(r, "Atanh", Join<FloatTypes, ComplexTypes>{});
   Unary<ErfF>(r, "Erf", FloatTypes{});
+  Unary<ErfcF>(r, "Erfc", FloatTypes{});
   Unary<FloorF>(r, "Floor", FloatTypes{});
   Unary<CeilF>(r, "Ceil", FloatTypes{});
   Unary<RoundF>(r, "Round", Join<FloatTypes, SignedIntTypes>{});

@@ -283,6 +283,13 @@ static void test_unary_math(void **state) {
   graft_op *ex = konst(g, "ex", GRAFT_FLOAT64, D(3), (const double[]){0, 1, -0.5});
   expect_f64_near(run(g, unary(g, "Erf", "erf", ex)), D(3), (const double[]){0, 0.8427007929497149, -0.5204998778130465},
                   1e-15);
+  /* erfc(x) = 1 - erf(x), without the cancellation for large x: erfc(10) = 2.09e-45. */
+  expect_f64_near(run(g, unary(g, "Erfc", "erfc", ex)), D(3), (const double[]){1, 0.15729920705028513, 1.5204998778130465},
+                  1e-15);
+  graft_op *big = konst(g, "big", GRAFT_FLOAT64, D(1), (const double[]){10});
+  graft_tensor *tail = run(g, unary(g, "Erfc", "erfc_tail", big));
+  assert_true(fabs(*(const double *)graft_tensor_data(tail) / 2.088487583762545e-45 - 1) < 1e-12);
+  graft_tensor_free(tail);
   graft_op *f = konst(g, "f", GRAFT_FLOAT32, D(4), (const float[]){-1.5f, 1.5f, 2.0f, -0.2f});
   expect(run(g, unary(g, "Floor", "floor", f)), GRAFT_FLOAT32, D(4), (const float[]){-2, 1, 2, -1});
   expect(run(g, unary(g, "Ceil", "ceil", f)), GRAFT_FLOAT32, D(4), (const float[]){-1, 2, 2, -0.0f});

@@ -120,7 +120,7 @@ std::vector<Case> Table() {
       {"Cos", Gen::kNormal},      {"Tan", Gen::kUnit},       {"Asin", Gen::kUnit},       {"Acos", Gen::kUnit},
       {"Atan", Gen::kNormal},     {"Sinh", Gen::kNormal},    {"Cosh", Gen::kNormal},     {"Asinh", Gen::kNormal},
       {"Acosh", Gen::kAbove1},    {"Atanh", Gen::kUnit},     {"Tanh", Gen::kNormal},     {"Sigmoid", Gen::kNormal},
-      {"Erf", Gen::kNormal},      {"Identity", Gen::kNormal}, {"Snapshot", Gen::kNormal}, {"Relu", Gen::kAway},
+      {"Erf", Gen::kNormal},      {"Erfc", Gen::kNormal},      {"Identity", Gen::kNormal}, {"Snapshot", Gen::kNormal}, {"Relu", Gen::kAway},
       {"Relu6", Gen::kAway},      {"Elu", Gen::kAway},       {"Selu", Gen::kAway},       {"Softplus", Gen::kNormal},
       {"Softsign", Gen::kAway},   {"LeakyRelu", Gen::kAway}, {"Softmax", Gen::kNormal},  {"LogSoftmax", Gen::kNormal},
       {"L2Loss", Gen::kNormal},

@@ -19,7 +19,7 @@ const char* const kBinary[] = {"Add",        "AddV2",         "Sub",          "M
 const char* const kCompare[] = {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual"};
 const char* const kUnaryFloat[] = {"Neg",  "Abs",  "Sign", "Square", "Sqrt",  "Rsqrt", "Reciprocal", "Exp",
                                    "Expm1", "Log",  "Log1p", "Sin",  "Cos",   "Tan",   "Tanh",       "Sigmoid",
-                                   "Erf",  "Floor", "Ceil", "Round", "Rint", "Asin", "Acos", "Atan", "Sinh",
+                                   "Erf",  "Erfc", "Floor", "Ceil", "Round", "Rint", "Asin", "Acos", "Atan", "Sinh",
                                    "Cosh", "Asinh", "Acosh", "Atanh"};
 const char* const kReductions[] = {"Sum", "Mean", "Max", "Min", "Prod"};
 
