@@ -181,6 +181,25 @@ Status SelectGradImpl(GradientContext& ctx, bool v2) {
   ctx.set_grad(2, ge);
   return Status::Ok();
 }
+// ClipByValue(t, min, max): the gradient goes to t where it lies within [min, max], to min
+// where t is below it and to max where t is above it (summed over a scalar bound), as
+// TensorFlow's _ClipByValueGrad.
+Status ClipByValueGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0), g = ctx.grad();
+  Output zeros = b.ZerosLike(g);
+  Output below = b.Op("Less", {x, ctx.input(1)});
+  Output above = b.Op("Greater", {x, ctx.input(2)});
+  Output gx = b.Select(b.Op("LogicalOr", {below, above}), zeros, g);
+  Output gmin = b.BroadcastGrads(b.Select(below, g, zeros), Output{}, ctx.input(1), x).first;
+  Output gmax = b.BroadcastGrads(b.Select(above, g, zeros), Output{}, ctx.input(2), x).first;
+  GRAFT_RETURN_IF_ERROR(b.status());
+  ctx.set_grad(0, gx);
+  ctx.set_grad(1, gmin);
+  ctx.set_grad(2, gmax);
+  return Status::Ok();
+}
+
 Status SelectGrad(GradientContext& ctx) { return SelectGradImpl(ctx, false); }
 Status SelectV2Grad(GradientContext& ctx) { return SelectGradImpl(ctx, true); }
 
@@ -422,6 +441,7 @@ void RegisterMathGradients(GradientRegistry& r) {
   AddGradient(r, "DivNoNan", DivNoNanGrad);
   AddGradient(r, "Pow", PowGrad);
   AddGradient(r, "Maximum", MaximumGrad);
+  AddGradient(r, "ClipByValue", ClipByValueGrad);
   AddGradient(r, "Minimum", MinimumGrad);
   AddGradient(r, "SquaredDifference", SquaredDifferenceGrad);
   AddGradient(r, "Atan2", Atan2Grad);

@@ -398,6 +398,25 @@ void RegisterMathOps(OpRegistry& r) {
           .SetIsCommutative()
           .SetIsAggregate(),
       shape_fns::MergeAll);
+  Add(r,
+      OpDefBuilder("ClipByValue")
+          .Input("t: T")
+          .Input("clip_value_min: T")
+          .Input("clip_value_max: T")
+          .Output("output: T")
+          .Attr("T: numbertype"),
+      [](InferenceContext& c) -> Status {
+        for (int i = 1; i <= 2; ++i) {
+          const PartialShape& b = c.input(i);
+          PartialShape merged;
+          if (b.known_rank() && b.rank() != 0 && !b.MergeWith(c.input(0), &merged).ok()) {
+            return errors::ShapeError(c.op_def().inputs[static_cast<size_t>(i)].name, " must be a scalar or have t's "
+                                      "shape ", c.input(0).ToString(), ", not ", b.ToString());
+          }
+        }
+        c.set_output(0, c.input(0));
+        return Status::Ok();
+      });
   Add(r, OpDefBuilder("Select").Input("condition: bool").Input("t: T").Input("e: T").Output("output: T").Attr("T: type"),
       SelectShape);
   Add(r,

@@ -446,6 +446,37 @@ struct Select {
   using Kernel = SelectKernel<T, V2>;
 };
 
+// ClipByValue(t, clip_value_min, clip_value_max): each element of t limited to [min, max];
+// min and max are scalars or have t's shape (TensorFlow's rule).
+template <typename T>
+class ClipByValueKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& t = ctx.input(0);
+    const Tensor& lo = ctx.input(1);
+    const Tensor& hi = ctx.input(2);
+    for (const Tensor* b : {&lo, &hi}) {
+      if (b->num_elements() != 1 && b->dims() != t.dims()) {
+        return errors::InvalidArgument(b == &lo ? "clip_value_min" : "clip_value_max", " must be a scalar or have "
+                                       "the shape of t ", ShapeText(t.dims()), ", not ", ShapeText(b->dims()));
+      }
+    }
+    Tensor* out = nullptr;
+    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, t.dtype(), t.dims(), &out, 0));
+    const T* x = t.data<T>();
+    const T* l = lo.data<T>();
+    const T* h = hi.data<T>();
+    const int64_t sl = lo.num_elements() == 1 ? 0 : 1, sh = hi.num_elements() == 1 ? 0 : 1;
+    T* o = out->data<T>();
+    for (int64_t i = 0; i < t.num_elements(); ++i) {
+      const T v = x[i] < l[i * sl] ? l[i * sl] : x[i];
+      o[i] = v > h[i * sh] ? h[i * sh] : v;
+    }
+    return Status::Ok();
+  }
+};
+
 }  // namespace
 
 void RegisterMathKernels(KernelRegistry& r) {
@@ -472,6 +503,7 @@ void RegisterMathKernels(KernelRegistry& r) {
   (void)r.Register("LogicalOr", kDeviceCpu, "", {}, MakeFactory<BinaryKernel<bool, bool, LogicalOrF>>());
   (void)r.Register("LogicalNot", kDeviceCpu, "", {}, MakeFactory<UnaryKernel<bool, bool, LogicalNotF>>());
 
+  RegisterTypes<ClipByValueKernel>(r, "ClipByValue", RealTypes{});
   RegisterTypes<Select<false>::Kernel>(r, "Select", AllTypes{});
   RegisterTypes<Select<true>::Kernel>(r, "SelectV2", AllTypes{});
   (void)r.Register("Select", kDeviceCpu, "T", {DType::kString}, MakeFactory<SelectKernel<std::string, false>>());

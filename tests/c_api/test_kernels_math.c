@@ -350,6 +350,24 @@ static void test_activations(void **state) {
   graft_session_free(s);
 }
 
+/* ClipByValue: scalar bounds or bounds of t's shape; other shapes are an error naming the bound. */
+static void test_clip_by_value(void **state) {
+  graft_graph *g = *state;
+  graft_op *t = konst(g, "t", GRAFT_FLOAT32, D(4), (const float[]){-2, 0.25f, 3, 1});
+  graft_op *lo = make_const(g, "lo", -1.0f);
+  graft_op *hi = konst(g, "hi", GRAFT_FLOAT32, D(4), (const float[]){1, 0, 2, 5});
+  expect(run(g, op3(g, "ClipByValue", "clip", t, lo, hi)), GRAFT_FLOAT32, D(4), (const float[]){-1, 0, 2, 1});
+  graft_op *it = konst(g, "it", GRAFT_INT32, D(3), (const int32_t[]){-7, 4, 9});
+  int32_t zero = 0, five = 5;
+  expect(run(g, op3(g, "ClipByValue", "iclip", it, konst(g, "z", GRAFT_INT32, NULL, 0, &zero),
+                    konst(g, "f", GRAFT_INT32, NULL, 0, &five))),
+         GRAFT_INT32, D(3), (const int32_t[]){0, 4, 5});
+  graft_op *bad = ph(g, "bad", GRAFT_FLOAT32);
+  graft_op *clip = op3(g, "ClipByValue", "bad_clip", t, bad, hi);
+  expect_error(g, clip, bad, tensor(GRAFT_FLOAT32, D(2), (const float[]){0, 0}), GRAFT_EINVAL,
+               "ClipByValue op 'bad_clip'", "clip_value_min must be a scalar or have the shape of t [4], not [2]");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_integer_division, setup, teardown),
@@ -358,6 +376,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_comparisons, setup, teardown),
       cmocka_unit_test_setup_teardown(test_logical, setup, teardown),
       cmocka_unit_test_setup_teardown(test_select, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_clip_by_value, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unary_math, setup, teardown),
       cmocka_unit_test_setup_teardown(test_activations, setup, teardown),
   };

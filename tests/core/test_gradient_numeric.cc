@@ -286,6 +286,8 @@ std::vector<Case> Table() {
   t.push_back({"GatherV2", {F({3, 2, 2}), I32Shaped({2, 2}, {2, 0, 2, 2}), I32Scalar(0)}, {}, true});
   t.push_back({"UnsortedSegmentSum", {F({4, 3}), I32({1, -1, 1, 0}), I32Scalar(3)}, {}, true});
   t.push_back({"UnsortedSegmentSum", {F({2, 2, 3}), I32Shaped({2, 2}, {0, 2, 2, 1}), I32Scalar(3)}});
+  t.push_back({"ClipByValue", {F({2, 3}), Const<double>(DType::kFloat64, {}, {-0.5}), Const<double>(DType::kFloat64, {}, {0.5})}});
+  t.push_back({"ClipByValue", {F({4}), Const<double>(DType::kFloat64, {}, {-0.5}), F({4}, Gen::kPositive)}});
   t.push_back({"UnsortedSegmentMax", {F({4, 3}), I32({1, -1, 1, 0}), I32Scalar(2)}});
   t.push_back({"UnsortedSegmentMin", {F({2, 2, 3}), I32Shaped({2, 2}, {0, 2, 2, 1}), I32Scalar(3)}});
   t.push_back({"StridedSlice", {F({4, 5}), I32({1, -1}), I32({4, 0}), I32({2, -2})}});
