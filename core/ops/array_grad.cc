@@ -1,7 +1,7 @@
 // Gradient functions of the shape, data-movement and indexing ops (see builtin_ops.h):
 // Reshape/ExpandDims/Squeeze, Transpose, ConcatV2/Split/SplitV, Pack/Unpack, Slice, Tile,
 // Pad/PadV2, MirrorPad and StridedSlice (static), GatherV2 and ResourceGather (dense),
-// UnsortedSegmentSum/Max/Min, BroadcastTo, Fill, Cumsum, IdentityN. Formulas as TensorFlow's
+// UnsortedSegmentSum/Max/Min, BroadcastTo, Fill, Cumsum, Cumprod, IdentityN. Formulas as TensorFlow's
 // array_grad.py; where TensorFlow uses an op Graft lacks, the equivalent is built from ops
 // Graft has (noted at the function).
 #include <algorithm>
@@ -410,6 +410,19 @@ Status CumsumGrad(GradientContext& ctx) {
   return Set(ctx, b, 0, g);
 }
 
+// Cumprod: the reverse cumulative sum of g * the products, divided by x (TensorFlow's formula,
+// which needs x without zeros).
+Status CumprodGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  const AttrValue* ex = ctx.op->attr("exclusive");
+  const AttrValue* rev = ctx.op->attr("reverse");
+  const bool exclusive = ex && ex->get<bool>() && *ex->get<bool>();
+  const bool reverse = rev && rev->get<bool>() && *rev->get<bool>();
+  Output summed = b.Op("Cumsum", {b.Mul(ctx.output(0), ctx.grad()), ctx.input(1)},
+                       {{"exclusive", AttrValue::Bool(exclusive)}, {"reverse", AttrValue::Bool(!reverse)}});
+  return Set(ctx, b, 0, b.Div(summed, ctx.input(0)));
+}
+
 // UnsortedSegmentMax / Min: each segment's gradient is shared equally among the data rows'
 // elements that equal the segment's result (ties as TensorFlow's _UnsortedSegmentMinOrMaxGrad);
 // other elements, and rows with a negative id, get zeros.
@@ -462,6 +475,7 @@ void RegisterArrayGradients(GradientRegistry& r) {
   AddGradient(r, "BroadcastTo", BroadcastToGrad);
   AddGradient(r, "Fill", FillGrad);
   AddGradient(r, "Cumsum", CumsumGrad);
+  AddGradient(r, "Cumprod", CumprodGrad);
 }
 
 }  // namespace graft::ops

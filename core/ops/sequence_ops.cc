@@ -1,6 +1,6 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
-// Ops along a sequence of elements: Range, OneHot, Where, Cumsum, TopKV2 and Unique.
+// Ops along a sequence of elements: Range, OneHot, Where, Cumsum, Cumprod, TopKV2 and Unique.
 // Signatures follow TensorFlow 2.18's registry (names, attr order, defaults, allowed types).
 // Shape functions work on partial shapes and read constant inputs when their values are
 // known; errors for values that the kernel would reject in any case (a bad axis, a negative
@@ -163,9 +163,11 @@ void RegisterSequenceOps(OpRegistry& r) {
              .Attr("TI: {uint8, int8, int32, int64} = DT_INT64"),
       NeedsAttrs({"axis"}, OneHotShape));
   Add(r, B("Where").Input("input: T").Output("index: int64").Attr("T: {numbertype, bool} = DT_BOOL"), WhereShape);
-  Add(r, B("Cumsum").Input("x: T").Input("axis: Tidx").Output("out: T").Attr("exclusive: bool = false")
-             .Attr("reverse: bool = false").Attr("T: numbertype").Attr(idx_attr("Tidx")),
-      CumsumShape);
+  for (const char* name : {"Cumsum", "Cumprod"}) {
+    Add(r, B(name).Input("x: T").Input("axis: Tidx").Output("out: T").Attr("exclusive: bool = false")
+               .Attr("reverse: bool = false").Attr("T: numbertype").Attr(idx_attr("Tidx")),
+        CumsumShape);
+  }
   Add(r, B("TopKV2").Input("input: T").Input("k: Tk").Output("values: T").Output("indices: index_type")
              .Attr("sorted: bool = true").Attr("T: realnumbertype").Attr("Tk: {int16, int32, int64} = DT_INT32")
              .Attr("index_type: {int16, int32, int64} = DT_INT32"),

@@ -138,8 +138,8 @@ class WhereKernel : public OpKernel {
 };
 
 // ---------------------------------------------------------------------------------------
-// Cumsum along axis: exclusive leaves each element out of its own sum (starting at 0),
-// reverse sums from the end. Integers wrap around on overflow.
+// Cumsum and Cumprod along axis: exclusive leaves each element out of its own sum or product
+// (starting at 0 or 1), reverse runs from the end. Integers wrap around on overflow.
 
 template <typename T>
 T WrapAdd(T a, T b) {
@@ -154,7 +154,17 @@ T WrapAdd(T a, T b) {
 }
 
 template <typename T>
-class CumsumKernel : public OpKernel {
+T WrapMulScan(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+  } else {
+    return a * b;
+  }
+}
+
+template <typename T, bool Prod>
+class ScanKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   Status Init() {
@@ -188,16 +198,16 @@ class CumsumKernel : public OpKernel {
     for (int64_t o = 0; o < outer; ++o) {
       for (int64_t i = 0; i < inner; ++i) {
         const int64_t base = o * dim * inner + i;
-        T acc = T(0);
+        T acc = Prod ? T(1) : T(0);
         for (int64_t s = 0; s < dim; ++s) {
           const int64_t j = reverse_ ? dim - 1 - s : s;
           const int64_t at = base + j * inner;
           const T x = src[at];
           if (exclusive_) {
             dst[at] = acc;
-            acc = WrapAdd(acc, x);
+            acc = Prod ? WrapMulScan(acc, x) : WrapAdd(acc, x);
           } else {
-            acc = WrapAdd(acc, x);
+            acc = Prod ? WrapMulScan(acc, x) : WrapAdd(acc, x);
             dst[at] = acc;
           }
         }
@@ -209,6 +219,11 @@ class CumsumKernel : public OpKernel {
  private:
   bool exclusive_ = false, reverse_ = false;
 };
+
+template <typename T>
+using Cumsum = ScanKernel<T, false>;
+template <typename T>
+using Cumprod = ScanKernel<T, true>;
 
 // ---------------------------------------------------------------------------------------
 // TopKV2: the k largest entries of each last-dim row, largest first, and their indices.
@@ -381,8 +396,10 @@ void RegisterSequenceKernels(KernelRegistry& r) {
   reg("Where", {DType::kFloat16, DType::kBFloat16}, MakeFactory<WhereKernel<Half16>>());
   reg("Where", {DType::kComplex64}, MakeFactory<WhereKernel<std::complex<float>>>());
   reg("Where", {DType::kComplex128}, MakeFactory<WhereKernel<std::complex<double>>>());
-  RegisterTypes<CumsumKernel, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
+  RegisterTypes<Cumsum, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
                 std::complex<float>, std::complex<double>>(r, "Cumsum", "T");
+  RegisterTypes<Cumprod, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
+                std::complex<float>, std::complex<double>>(r, "Cumprod", "T");
   RegisterTypes<TopKKernel, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t>(
       r, "TopKV2", "T");
 }

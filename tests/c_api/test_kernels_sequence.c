@@ -1,4 +1,4 @@
-/* CPU kernels along sequences (kernels/cpu/sequence_kernels.cc): OneHot, Where, Cumsum,
+/* CPU kernels along sequences (kernels/cpu/sequence_kernels.cc): OneHot, Where, Cumsum, Cumprod,
  * TopKV2 and Unique.
  * Expected values are literal tables worked out by hand from TensorFlow's documented
  * semantics; run-time errors are provoked through placeholders so that graph construction
@@ -44,6 +44,15 @@ static graft_op *i32s(graft_graph *g, int32_t v) { return konst(g, nm("c"), GRAF
 
 static graft_op *cumsum(graft_graph *g, graft_op *x, graft_op *axis, int exclusive, int reverse) {
   graft_op_desc *d = desc(g, "Cumsum", nm("cs"));
+  in(d, x);
+  in(d, axis);
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "exclusive", (graft_bool)exclusive));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "reverse", (graft_bool)reverse));
+  return fin(d);
+}
+
+static graft_op *cumprod(graft_graph *g, graft_op *x, graft_op *axis, int exclusive, int reverse) {
+  graft_op_desc *d = desc(g, "Cumprod", nm("cp"));
   in(d, x);
   in(d, axis);
   GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "exclusive", (graft_bool)exclusive));
@@ -208,6 +217,28 @@ static void test_where(void **state) {
   }
 }
 
+/* ---- Cumprod ----------------------------------------------------------------------------- */
+
+static void test_cumprod(void **state) {
+  graft_graph *g = *state;
+  graft_op *x = konst(g, "x", GRAFT_FLOAT32, D(2, 3), F(1, 2, 3, 4, 5, 6));
+  graft_op *a0 = i32s(g, 0), *a1 = i32s(g, 1);
+  expect(run(g, cumprod(g, x, a1, 0, 0)), GRAFT_FLOAT32, D(2, 3), F(1, 2, 6, 4, 20, 120));
+  expect(run(g, cumprod(g, x, a0, 0, 0)), GRAFT_FLOAT32, D(2, 3), F(1, 2, 3, 4, 10, 18));
+  expect(run(g, cumprod(g, x, a1, 1, 0)), GRAFT_FLOAT32, D(2, 3), F(1, 1, 2, 1, 4, 20));
+  expect(run(g, cumprod(g, x, a1, 0, 1)), GRAFT_FLOAT32, D(2, 3), F(6, 6, 3, 120, 30, 6));
+  expect(run(g, cumprod(g, x, a1, 1, 1)), GRAFT_FLOAT32, D(2, 3), F(6, 3, 1, 30, 6, 1));
+  /* Integers wrap around: 65536 * 65536 in int32 is 0. */
+  graft_op *w = konst(g, "w", GRAFT_INT32, D(2), V(65536, 65536));
+  expect(run(g, cumprod(g, w, a0, 0, 0)), GRAFT_INT32, D(2), V(65536, 0));
+  /* complex64: (1 + i)(2 - 3i) = 5 - i. */
+  graft_op *c = konst(g, "c", GRAFT_COMPLEX64, D(2), F(1, 1, 2, -3));
+  expect(run(g, cumprod(g, c, a0, 0, 0)), GRAFT_COMPLEX64, D(2), F(1, 1, 5, -1));
+  graft_op *pa = ph(g, "pa", GRAFT_INT32);
+  expect_error(g, cumprod(g, x, pa, 0, 0), pa, i32v(SCALAR, V(2)), GRAFT_EINVAL, "Cumprod op",
+               "ScanOp: Expected scan axis in the range [-2, 2), but got 2");
+}
+
 /* ---- Cumsum ------------------------------------------------------------------------------ */
 
 static void test_cumsum(void **state) {
@@ -363,6 +394,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_one_hot, setup, teardown),
       cmocka_unit_test_setup_teardown(test_one_hot_dtypes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_where, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_cumprod, setup, teardown),
       cmocka_unit_test_setup_teardown(test_cumsum, setup, teardown),
       cmocka_unit_test_setup_teardown(test_top_k, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unique, setup, teardown),

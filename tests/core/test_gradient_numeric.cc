@@ -306,8 +306,12 @@ std::vector<Case> Table() {
   for (bool exclusive : {false, true}) {
     for (bool reverse : {false, true}) {
       t.push_back({"Cumsum", {F({2, 3}), I32Scalar(1)}, {{"exclusive", B(exclusive)}, {"reverse", B(reverse)}}, true});
+      // Cumprod's gradient divides by x: inputs away from 0.
+      t.push_back({"Cumprod", {F({2, 3}, Gen::kAway), I32Scalar(1)},
+                   {{"exclusive", B(exclusive)}, {"reverse", B(reverse)}}});
     }
   }
+  t.push_back({"Cumprod", {F({3, 2}, Gen::kAway), I32Scalar(0)}});
   return t;
 }
 

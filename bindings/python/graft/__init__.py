@@ -86,7 +86,7 @@ math = _namespace("math", add=add, subtract=subtract, multiply=multiply, divide=
                   ceil=ceil, round=round, rint=rint, is_nan=is_nan, is_inf=is_inf, is_finite=is_finite,
                   add_n=add_n, reduce_sum=reduce_sum, reduce_mean=reduce_mean, reduce_max=reduce_max,
                   reduce_min=reduce_min, reduce_prod=reduce_prod, reduce_all=reduce_all, reduce_any=reduce_any,
-                  argmax=argmax, argmin=argmin, cumsum=cumsum, top_k=top_k, softplus=_ops.softplus,
+                  argmax=argmax, argmin=argmin, cumsum=cumsum, cumprod=_ops.cumprod, top_k=top_k, softplus=_ops.softplus,
                   truncatediv=truncatediv, truncatemod=truncatemod, realdiv=realdiv, matmul=matmul,
                   unsorted_segment_sum=_ops.unsorted_segment_sum, unsorted_segment_prod=_ops.unsorted_segment_prod,
                   unsorted_segment_max=_ops.unsorted_segment_max, unsorted_segment_min=_ops.unsorted_segment_min)

@@ -322,6 +322,11 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
                 {"exclusive": exclusive, "reverse": reverse}, name=name)
 
 
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    return _one("Cumprod", [convert_to_tensor(x), convert_to_tensor(axis, dtype_hint=_dtypes.int32)],
+                {"exclusive": exclusive, "reverse": reverse}, name=name)
+
+
 def dynamic_stitch(indices, data, name=None):
     return _one("DynamicStitch", [[convert_to_tensor(i) for i in indices], [convert_to_tensor(d) for d in data]],
                 name=name)

@@ -658,3 +658,15 @@ def test_function_creating_its_variables_once_traces_once_more_and_keeps_them():
     assert len(created) == 1
     created[0].assign(5.0)
     assert f(graft.constant(1.0)).numpy() == pytest.approx(5.0)
+
+
+def test_erfc_cumprod_and_their_gradients():
+    x = graft.constant([0.5, 1.0, 2.0])
+    np.testing.assert_allclose(graft.math.erfc(x).numpy(), [0.4795001221869535, 0.15729920705028513,
+                                                             0.004677734981047266], rtol=1e-6)
+    with graft.GradientTape() as tape:
+        tape.watch(x)
+        y = graft.reduce_sum(graft.math.cumprod(x))  # 0.5 + 0.5 + 1.0
+    assert float(y.numpy()) == pytest.approx(2.0)
+    # d/dx of x0 + x0 x1 + x0 x1 x2: (1 + x1 + x1 x2, x0 + x0 x2, x0 x1)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [4.0, 1.5, 0.5], rtol=1e-6)
