@@ -1,7 +1,7 @@
 // Gradient functions of the shape, data-movement and indexing ops (see builtin_ops.h):
 // Reshape/ExpandDims/Squeeze, Transpose, ConcatV2/Split/SplitV, Pack/Unpack, Slice, Tile,
 // Pad/PadV2, MirrorPad and StridedSlice (static), GatherV2 and ResourceGather (dense),
-// UnsortedSegmentSum/Max/Min, BroadcastTo, Fill, Cumsum, Cumprod, IdentityN. Formulas as TensorFlow's
+// UnsortedSegmentSum/Max/Min, BroadcastTo, Fill, Cumsum, Cumprod, MatrixBandPart, IdentityN. Formulas as TensorFlow's
 // array_grad.py; where TensorFlow uses an op Graft lacks, the equivalent is built from ops
 // Graft has (noted at the function).
 #include <algorithm>
@@ -410,6 +410,12 @@ Status CumsumGrad(GradientContext& ctx) {
   return Set(ctx, b, 0, g);
 }
 
+// MatrixBandPart: the band of g (the other elements did not reach the output).
+Status MatrixBandPartGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Set(ctx, b, 0, b.Op("MatrixBandPart", {ctx.grad(), ctx.input(1), ctx.input(2)}));
+}
+
 // Cumprod: the reverse cumulative sum of g * the products, divided by x (TensorFlow's formula,
 // which needs x without zeros).
 Status CumprodGrad(GradientContext& ctx) {
@@ -476,6 +482,7 @@ void RegisterArrayGradients(GradientRegistry& r) {
   AddGradient(r, "Fill", FillGrad);
   AddGradient(r, "Cumsum", CumsumGrad);
   AddGradient(r, "Cumprod", CumprodGrad);
+  AddGradient(r, "MatrixBandPart", MatrixBandPartGrad);
 }
 
 }  // namespace graft::ops

@@ -1,7 +1,7 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // Data movement: Transpose, joining and splitting (ConcatV2, Pack, Unpack, Split, SplitV),
-// tiling and padding (Tile, Pad, PadV2, MirrorPad) and DynamicStitch.
+// tiling and padding (Tile, Pad, PadV2, MirrorPad), DynamicStitch and MatrixBandPart.
 // Signatures follow TensorFlow 2.18's registry (names, attr order, defaults, allowed types).
 // Shape functions work on partial shapes and read constant inputs when their values are
 // known; errors for values that the kernel would reject in any case (a bad axis, a negative
@@ -387,6 +387,15 @@ void RegisterDataMovementOps(OpRegistry& r) {
   using B = OpDefBuilder;
   auto idx_attr = [](const char* name) { return StrCat(name, ": {int32, int64} = DT_INT32"); };
 
+  Add(r, B("MatrixBandPart").Input("input: T").Input("num_lower: Tindex").Input("num_upper: Tindex")
+             .Output("band: T").Attr("T: type").Attr("Tindex: {int32, int64} = DT_INT64"),
+      [](InferenceContext& c) -> Status {
+        GRAFT_RETURN_IF_ERROR(c.WithRankAtLeast(0, 2));
+        GRAFT_RETURN_IF_ERROR(c.WithScalar(1));
+        GRAFT_RETURN_IF_ERROR(c.WithScalar(2));
+        c.set_output(0, c.input(0));
+        return Status::Ok();
+      });
   Add(r, B("Transpose").Input("x: T").Input("perm: Tperm").Output("y: T").Attr("T: type").Attr(idx_attr("Tperm")),
       TransposeShape);
   Add(r, B("ConcatV2").Input("values: N * T").Input("axis: Tidx").Output("output: T").Attr("N: int >= 2")

@@ -392,10 +392,47 @@ class DynamicStitchKernel : public OpKernel {
   }
 };
 
+// MatrixBandPart: each innermost matrix keeps the band of num_lower diagonals below the main
+// one and num_upper above it (a negative count keeps the whole triangle); the rest is zero.
+template <typename T>
+class MatrixBandPartKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    if (in.rank() < 2) return errors::InvalidArgument("input must be at least 2-dim, received shape: ", ShapeText(in.dims()));
+    const int64_t rows = in.dim(static_cast<int>(in.rank() - 2)), cols = in.dim(static_cast<int>(in.rank() - 1));
+    int64_t bounds[2];
+    const char* names[2] = {"num_lower", "num_upper"};
+    for (int k = 0; k < 2; ++k) {
+      const Tensor& t = ctx.input(1 + k);
+      if (t.rank() != 0) return errors::InvalidArgument(names[k], " must be scalar, got shape ", ShapeText(t.dims()));
+      Dims v;
+      GRAFT_RETURN_IF_ERROR(ReadIndexTensor(t, names[k], &v));
+      const int64_t limit = k == 0 ? rows : cols;
+      if (v[0] > limit) {
+        return errors::InvalidArgument(names[k], " must be negative or less or equal to number of ",
+                                       k == 0 ? "rows" : "columns", " (", limit, ") got: ", v[0]);
+      }
+      bounds[k] = v[0];
+    }
+    const T* src = Elements<T>(in);
+    return Produce<T>(ctx, 0, in.dtype(), in.dims(), [&](T* out) {
+      const int64_t n = in.num_elements();
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t m = (i / cols) % rows, c = i % cols;
+        const bool keep = (bounds[0] < 0 || m - c <= bounds[0]) && (bounds[1] < 0 || c - m <= bounds[1]);
+        out[i] = keep ? src[i] : T{};
+      }
+    });
+  }
+};
+
 }  // namespace
 
 void RegisterDataMovementKernels(KernelRegistry& r) {
   RegisterAllTypes<TileKernel>(r, "Tile");
+  RegisterAllTypes<MatrixBandPartKernel>(r, "MatrixBandPart");
   RegisterAllTypes<TransposeKernel>(r, "Transpose");
   RegisterAllTypes<ConcatKernel>(r, "ConcatV2");
   RegisterAllTypes<PackKernel>(r, "Pack");

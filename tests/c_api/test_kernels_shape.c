@@ -705,6 +705,26 @@ static void test_broadcast_gradient_args(void **state) {
                "Incompatible shapes: [2] vs. [3]");
 }
 
+/* MatrixBandPart: the band of each innermost matrix (negative: the whole triangle). */
+static void test_matrix_band_part(void **state) {
+  graft_graph *g = *state;
+  graft_op *x = konst(g, "mbp_x", GRAFT_FLOAT32, D(2, 3, 3), (const float[]){1, 2, 3, 4, 5, 6, 7, 8, 9,
+                                                                              -1, -2, -3, -4, -5, -6, -7, -8, -9});
+  int64_t one = 1, zero = 0, neg = -1, big = 4;
+  graft_op *band = op3(g, "MatrixBandPart", "band", x, konst(g, "lo1", GRAFT_INT64, NULL, 0, &one),
+                       konst(g, "up0", GRAFT_INT64, NULL, 0, &zero));
+  expect(run(g, band), GRAFT_FLOAT32, D(2, 3, 3),
+         (const float[]){1, 0, 0, 4, 5, 0, 0, 8, 9, -1, 0, 0, -4, -5, 0, 0, -8, -9});
+  graft_op *upper = op3(g, "MatrixBandPart", "upper", x, konst(g, "lo0", GRAFT_INT64, NULL, 0, &zero),
+                        konst(g, "upall", GRAFT_INT64, NULL, 0, &neg));
+  expect(run(g, upper), GRAFT_FLOAT32, D(2, 3, 3),
+         (const float[]){1, 2, 3, 0, 5, 6, 0, 0, 9, -1, -2, -3, 0, -5, -6, 0, 0, -9});
+  graft_op *lo = ph(g, "mbp_lo", GRAFT_INT64);
+  graft_op *bad = op3(g, "MatrixBandPart", "bad_band", x, lo, konst(g, "up1", GRAFT_INT64, NULL, 0, &one));
+  expect_error(g, bad, lo, tensor(GRAFT_INT64, NULL, 0, &big), GRAFT_EINVAL, "MatrixBandPart op 'bad_band'",
+               "num_lower must be negative or less or equal to number of rows (3) got: 4");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_shape_size_rank, setup, teardown),
@@ -714,6 +734,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_range, setup, teardown),
       cmocka_unit_test_setup_teardown(test_range_limits, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tile, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_matrix_band_part, setup, teardown),
       cmocka_unit_test_setup_teardown(test_transpose, setup, teardown),
       cmocka_unit_test_setup_teardown(test_broadcast_to, setup, teardown),
       cmocka_unit_test_setup_teardown(test_slice, setup, teardown),

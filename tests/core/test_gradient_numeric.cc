@@ -312,6 +312,8 @@ std::vector<Case> Table() {
     }
   }
   t.push_back({"Cumprod", {F({3, 2}, Gen::kAway), I32Scalar(0)}});
+  t.push_back({"MatrixBandPart", {F({2, 3, 4}), I32Scalar(1), I32Scalar(0)}, {}, true});
+  t.push_back({"MatrixBandPart", {F({3, 3}), I32Scalar(-1), I32Scalar(1)}});
   return t;
 }
 
