@@ -129,6 +129,23 @@ Status PolymorphicFunction::Signature(const std::vector<Arg>& args, std::vector<
   return Status::Ok();
 }
 
+// args as the trace sees them: each tensor argument an argument Placeholder of the trace
+// (named after its spec, or args_<i>), the host arguments as they are.
+static Status TraceArgs(eager::Trace& trace, const std::vector<Arg>& args, const std::vector<TensorSpec>& specs,
+                        std::vector<Arg>* traced, std::vector<Output>* inputs) {
+  *traced = args;
+  size_t k = 0;
+  for (Arg& a : *traced) {
+    if (a.kind != Arg::Kind::kValue) continue;
+    const TensorSpec& s = specs[k++];
+    Output o;
+    GRAFT_RETURN_IF_ERROR(trace.AddArg(s.dtype, s.shape, s.name.empty() ? StrCat("args_", k - 1) : s.name, &o));
+    inputs->push_back(o);
+    a.value = Value::Symbolic(o, trace.shared_graph());
+  }
+  return Status::Ok();
+}
+
 Status PolymorphicFunction::Trace(Context& ctx, const std::vector<Arg>& args, const std::vector<TensorSpec>& specs,
                                   const std::string& key, std::shared_ptr<ConcreteFunction>* out) {
   // A callback that calls its own function with the same signature would trace forever (and
@@ -150,18 +167,9 @@ Status PolymorphicFunction::Trace(Context& ctx, const std::vector<Arg>& args, co
     ~Pop() { v.pop_back(); }
   } pop{tracing_};
   eager::Trace trace(&ctx, ctx.current_trace(), tracing_count_ == 0);
-  std::vector<Arg> traced = args;
+  std::vector<Arg> traced;
   std::vector<Output> inputs;
-  size_t k = 0;
-  for (Arg& a : traced) {
-    if (a.kind != Arg::Kind::kValue) continue;
-    const TensorSpec& s = specs[k++];
-    Output o;
-    std::string name = s.name.empty() ? StrCat("args_", k - 1) : s.name;
-    GRAFT_RETURN_IF_ERROR(trace.AddArg(s.dtype, s.shape, name, &o));
-    inputs.push_back(o);
-    a.value = Value::Symbolic(o, trace.shared_graph());
-  }
+  GRAFT_RETURN_IF_ERROR(TraceArgs(trace, args, specs, &traced, &inputs));
   const bool first = tracing_count_ == 0;
   ++tracing_count_;
   std::vector<Value> outputs;
@@ -184,15 +192,9 @@ Status PolymorphicFunction::Trace(Context& ctx, const std::vector<Arg>& args, co
 Status PolymorphicFunction::CheckVariablesCreatedOnce(Context& ctx, const std::vector<Arg>& args,
                                                       const std::vector<TensorSpec>& specs) {
   eager::Trace again(&ctx, ctx.current_trace(), false);
-  std::vector<Arg> traced = args;
-  size_t k = 0;
-  for (Arg& a : traced) {
-    if (a.kind != Arg::Kind::kValue) continue;
-    const TensorSpec& s = specs[k++];
-    Output o;
-    GRAFT_RETURN_IF_ERROR(again.AddArg(s.dtype, s.shape, s.name.empty() ? StrCat("args_", k - 1) : s.name, &o));
-    a.value = Value::Symbolic(o, again.shared_graph());
-  }
+  std::vector<Arg> traced;
+  std::vector<Output> inputs;
+  GRAFT_RETURN_IF_ERROR(TraceArgs(again, args, specs, &traced, &inputs));
   std::vector<Value> outputs;
   Status s;
   {

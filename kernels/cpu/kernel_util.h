@@ -1,6 +1,7 @@
 // Helpers shared by the CPU kernels: reading attrs at construction, broadcasting shapes.
 #pragma once
 
+#include <complex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -34,6 +35,11 @@ template <typename... Ts>
 std::vector<DType> DTypesOf() {
   return {DTypeOf<Ts>()...};
 }
+
+// The C++ element types of TensorFlow's realnumbertype and numbertype (kernels that register
+// one instantiation per type: reductions, segment reductions, scatters).
+#define GRAFT_CPU_REAL_TYPES float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+#define GRAFT_CPU_NUMBER_TYPES GRAFT_CPU_REAL_TYPES, std::complex<float>, std::complex<double>
 
 // Registers K<T> for each listed C++ type, keyed by its dtype on attr.
 template <template <typename> class K, typename... Ts>

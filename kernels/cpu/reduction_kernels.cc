@@ -355,21 +355,19 @@ void RegisterArg(KernelRegistry& r, const char* op) {
   ((void)r.Register(op, kDeviceCpu, "T", {DTypeOf<Ts>()}, MakeFactory<ArgKernel<Ts, Max>>()), ...);
 }
 
-#define GRAFT_REAL_TYPES float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-#define GRAFT_NUMBER_TYPES GRAFT_REAL_TYPES, std::complex<float>, std::complex<double>
 
 }  // namespace
 
 void RegisterReductionKernels(KernelRegistry& r) {
-  RegisterReduction<SumR, GRAFT_NUMBER_TYPES>(r, "Sum");
-  RegisterReduction<MeanR, GRAFT_NUMBER_TYPES>(r, "Mean");
-  RegisterReduction<ProdR, GRAFT_NUMBER_TYPES>(r, "Prod");
-  RegisterReduction<MaxR, GRAFT_REAL_TYPES>(r, "Max");
-  RegisterReduction<MinR, GRAFT_REAL_TYPES>(r, "Min");
+  RegisterReduction<SumR, GRAFT_CPU_NUMBER_TYPES>(r, "Sum");
+  RegisterReduction<MeanR, GRAFT_CPU_NUMBER_TYPES>(r, "Mean");
+  RegisterReduction<ProdR, GRAFT_CPU_NUMBER_TYPES>(r, "Prod");
+  RegisterReduction<MaxR, GRAFT_CPU_REAL_TYPES>(r, "Max");
+  RegisterReduction<MinR, GRAFT_CPU_REAL_TYPES>(r, "Min");
   (void)r.Register("All", kDeviceCpu, "", {}, MakeFactory<ReductionKernel<bool, AllR>>());
   (void)r.Register("Any", kDeviceCpu, "", {}, MakeFactory<ReductionKernel<bool, AnyR>>());
-  RegisterArg<true, GRAFT_REAL_TYPES, bool>(r, "ArgMax");
-  RegisterArg<false, GRAFT_REAL_TYPES, bool>(r, "ArgMin");
+  RegisterArg<true, GRAFT_CPU_REAL_TYPES, bool>(r, "ArgMax");
+  RegisterArg<false, GRAFT_CPU_REAL_TYPES, bool>(r, "ArgMin");
 }
 
 }  // namespace graft::cpu

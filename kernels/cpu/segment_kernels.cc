@@ -90,17 +90,14 @@ void RegisterSegment(KernelRegistry& r, const char* op) {
   ((void)r.Register(op, kDeviceCpu, "T", {DTypeOf<Ts>()}, MakeFactory<UnsortedSegmentKernel<Ts, R>>()), ...);
 }
 
-#define GRAFT_SEGMENT_REAL_TYPES float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 }  // namespace
 
 void RegisterSegmentKernels(KernelRegistry& r) {
-  RegisterSegment<SegmentSum, GRAFT_SEGMENT_REAL_TYPES, std::complex<float>, std::complex<double>>(
-      r, "UnsortedSegmentSum");
-  RegisterSegment<SegmentProd, GRAFT_SEGMENT_REAL_TYPES, std::complex<float>, std::complex<double>>(
-      r, "UnsortedSegmentProd");
-  RegisterSegment<SegmentMax, GRAFT_SEGMENT_REAL_TYPES>(r, "UnsortedSegmentMax");
-  RegisterSegment<SegmentMin, GRAFT_SEGMENT_REAL_TYPES>(r, "UnsortedSegmentMin");
+  RegisterSegment<SegmentSum, GRAFT_CPU_NUMBER_TYPES>(r, "UnsortedSegmentSum");
+  RegisterSegment<SegmentProd, GRAFT_CPU_NUMBER_TYPES>(r, "UnsortedSegmentProd");
+  RegisterSegment<SegmentMax, GRAFT_CPU_REAL_TYPES>(r, "UnsortedSegmentMax");
+  RegisterSegment<SegmentMin, GRAFT_CPU_REAL_TYPES>(r, "UnsortedSegmentMin");
 }
 
 }  // namespace graft::cpu

@@ -139,29 +139,8 @@ class WhereKernel : public OpKernel {
 
 // ---------------------------------------------------------------------------------------
 // Cumsum and Cumprod along axis: exclusive leaves each element out of its own sum or product
-// (starting at 0 or 1), reverse runs from the end. Integers wrap around on overflow.
-
-template <typename T>
-T WrapAdd(T a, T b) {
-  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
-  } else if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(a + b);
-  } else {
-    return a + b;
-  }
-}
-
-template <typename T>
-T WrapMulScan(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
-    return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
-  } else {
-    return a * b;
-  }
-}
+// (starting at 0 or 1), reverse runs from the end. Integers wrap around on overflow
+// (kernel_util.h's WrapAdd / WrapMul).
 
 template <typename T, bool Prod>
 class ScanKernel : public OpKernel {
@@ -205,9 +184,9 @@ class ScanKernel : public OpKernel {
           const T x = src[at];
           if (exclusive_) {
             dst[at] = acc;
-            acc = Prod ? WrapMulScan(acc, x) : WrapAdd(acc, x);
+            acc = Prod ? WrapMul(acc, x) : WrapAdd(acc, x);
           } else {
-            acc = Prod ? WrapMulScan(acc, x) : WrapAdd(acc, x);
+            acc = Prod ? WrapMul(acc, x) : WrapAdd(acc, x);
             dst[at] = acc;
           }
         }

@@ -175,20 +175,18 @@ void RegisterScatter(KernelRegistry& r, const char* op) {
   ((void)r.Register(op, kDeviceCpu, "dtype", {DTypeOf<Ts>()}, MakeFactory<ResourceScatterKernel<Ts, Op>>()), ...);
 }
 
-#define GRAFT_SCATTER_REAL_TYPES float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-#define GRAFT_SCATTER_NUMBER_TYPES GRAFT_SCATTER_REAL_TYPES, std::complex<float>, std::complex<double>
 
 }  // namespace
 
 void RegisterSparseVariableKernels(KernelRegistry& r) {
   RegisterAllTypes<ResourceGatherKernel>(r, "ResourceGather", "dtype");
-  RegisterScatter<ScatterAdd, GRAFT_SCATTER_NUMBER_TYPES>(r, "ResourceScatterAdd");
-  RegisterScatter<ScatterSub, GRAFT_SCATTER_NUMBER_TYPES>(r, "ResourceScatterSub");
-  RegisterScatter<ScatterMul, GRAFT_SCATTER_NUMBER_TYPES>(r, "ResourceScatterMul");
-  RegisterScatter<ScatterDiv, GRAFT_SCATTER_NUMBER_TYPES>(r, "ResourceScatterDiv");
-  RegisterScatter<ScatterMin, GRAFT_SCATTER_REAL_TYPES>(r, "ResourceScatterMin");
-  RegisterScatter<ScatterMax, GRAFT_SCATTER_REAL_TYPES>(r, "ResourceScatterMax");
-  RegisterScatter<ScatterUpdate, GRAFT_SCATTER_NUMBER_TYPES, bool>(r, "ResourceScatterUpdate");
+  RegisterScatter<ScatterAdd, GRAFT_CPU_NUMBER_TYPES>(r, "ResourceScatterAdd");
+  RegisterScatter<ScatterSub, GRAFT_CPU_NUMBER_TYPES>(r, "ResourceScatterSub");
+  RegisterScatter<ScatterMul, GRAFT_CPU_NUMBER_TYPES>(r, "ResourceScatterMul");
+  RegisterScatter<ScatterDiv, GRAFT_CPU_NUMBER_TYPES>(r, "ResourceScatterDiv");
+  RegisterScatter<ScatterMin, GRAFT_CPU_REAL_TYPES>(r, "ResourceScatterMin");
+  RegisterScatter<ScatterMax, GRAFT_CPU_REAL_TYPES>(r, "ResourceScatterMax");
+  RegisterScatter<ScatterUpdate, GRAFT_CPU_NUMBER_TYPES, bool>(r, "ResourceScatterUpdate");
   (void)r.Register("VariableShape", kDeviceCpu, "", {}, MakeFactory<VariableShapeKernel>());
 }
 
