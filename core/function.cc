@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "core/graph_def.h"
+#include "core/library_call.h"
 #include "core/proto_arena.h"
 #include "core/tensor_proto.h"
 #include "proto/function.pb-c.h"
@@ -61,7 +62,7 @@ bool ParseIndex(std::string_view text, int64_t* out) {
 // ("node:flat_index").
 class ReferenceResolver {
  public:
-  explicit ReferenceResolver(const Graftpb__FunctionDef* fd) {
+  ReferenceResolver(const Graftpb__FunctionDef* fd, const FunctionLibrary& library) : library_(library) {
     for (size_t i = 0; i < fd->n_node_def; ++i) {
       if (fd->node_def[i]->name) nodes_[fd->node_def[i]->name] = fd->node_def[i];
     }
@@ -99,6 +100,7 @@ class ReferenceResolver {
     if (it == nodes_.end()) return errors::NotFound("'", ref, "' refers to node '", node, "', which is not in the function");
     const Graftpb__NodeDef* n = it->second;
     const OpRegistration* reg = OpRegistry::Global().Find(n->op ? n->op : "");
+    if (reg == nullptr && library_.Find(n->op ? n->op : "") != nullptr) return ResolveCallOutput(ref, node, out_arg, index, *n, out);
     if (reg == nullptr) {
       return errors::Unimplemented("'", ref, "': node '", node, "' has op '", n->op ? n->op : "",
                                    "', which is not a registered op");
@@ -121,6 +123,22 @@ class ReferenceResolver {
   }
 
  private:
+  // A node calling a library function by name (see core/library_call.h): its outputs are the
+  // function's results, one tensor each.
+  Status ResolveCallOutput(std::string_view ref, const std::string& node, std::string_view out_arg, int64_t index,
+                           const Graftpb__NodeDef& n, std::string* out) const {
+    LibrarySignature sig;
+    GRAFT_RETURN_IF_ERROR(ReadLibrarySignature(*library_.Find(n.op), &sig).WithContext(StrCat("node '", node, "'")));
+    for (size_t i = 0; i < sig.ret_names.size(); ++i) {
+      if (sig.ret_names[i] != out_arg) continue;
+      if (index != 0) return errors::NotFound("'", ref, "': result '", out_arg, "' of function '", n.op, "' is one tensor");
+      *out = StrCat(node, ":", i);
+      return Status::Ok();
+    }
+    return errors::NotFound("'", ref, "': function '", n.op, "' called by node '", node, "' has no result '", out_arg, "'");
+  }
+
+  const FunctionLibrary& library_;
   std::unordered_map<std::string, const Graftpb__NodeDef*> nodes_;
   std::unordered_set<std::string> args_;
 };
@@ -128,7 +146,7 @@ class ReferenceResolver {
 Status BuildBody(const FunctionLibrary& library, const GraphDefVersions& versions, const Graftpb__FunctionDef* fd,
                  FunctionBody* body) {
   const Graftpb__OpDef* sig = fd->signature;
-  ReferenceResolver resolver(fd);
+  ReferenceResolver resolver(fd, library);
   ProtoArena arena;
   Graftpb__GraphDef* gd = arena.New(graftpb__graph_def__init);
   gd->n_node = sig->n_input_arg + fd->n_node_def;

@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/library_call.h"
 #include "core/tensor_proto.h"
 #include "proto/function.pb-c.h"
 #include "proto/graph.pb-c.h"
@@ -287,9 +288,11 @@ class Importer {
         spec.attrs[key] = std::move(v);
       }
       if (n.def->device && *n.def->device) spec.device = std::string(n.def->device);
-      if (OpRegistry::Global().Find(n.op) == nullptr && graph_->FindFunction(n.op) != nullptr) {
-        return errors::Unimplemented(where(), " calls library function '", n.op,
-                                     "' directly as an op, which is not supported yet");
+      if (OpRegistry::Global().Find(n.op) == nullptr) {
+        if (const LibraryFunction* f = graph_->FindFunction(n.op)) {
+          Status s = RewriteAsLibraryCall(*f, &spec);
+          if (!s.ok()) return Status(s.code(), StrCat("GraphDef ", where(), ": ", s.message()));
+        }
       }
       Status s = graph_->AddNode(std::move(spec), &n.created);
       if (!s.ok()) return Status(s.code(), StrCat("GraphDef ", where(), ": ", s.message()));
