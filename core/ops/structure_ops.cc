@@ -1,7 +1,8 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // Constants, placeholders and identities: Const, Placeholder, PlaceholderWithDefault,
-// Identity, IdentityN, NoOp, StopGradient, PreventGradient and Snapshot (kernels/cpu/structure_kernels.cc).
+// Identity, IdentityN, NoOp, StopGradient, PreventGradient and Snapshot, and the function
+// frame's _Arg and _Retval (kernels/cpu/structure_kernels.cc).
 // Signatures follow TensorFlow 2.18's registry (names, attr order, defaults, allowed types).
 // Shape functions work on partial shapes and read constant inputs when their values are
 // known; errors for values that the kernel would reject in any case (a bad axis, a negative
@@ -52,6 +53,19 @@ Status PlaceholderWithDefaultShape(InferenceContext& c) {
   return Status::Ok();
 }
 
+// _Arg: a function argument, so nothing says its shape but the "_output_shapes" TensorFlow
+// writes beside it (its importer refines every node with that attr; an _Arg is the node whose
+// shape is otherwise unknown).
+Status ArgShape(InferenceContext& c) {
+  std::vector<PartialShape> shapes;
+  if (c.attr("_output_shapes") != nullptr && c.GetAttr("_output_shapes", &shapes).ok() && shapes.size() == 1) {
+    c.set_output(0, shapes[0]);
+  } else {
+    c.set_output(0, PartialShape::Unknown());
+  }
+  return Status::Ok();
+}
+
 Status IdentityNShape(InferenceContext& c) {
   for (int i = 0; i < c.num_outputs(); ++i) c.set_output(i, c.input(i));
   return Status::Ok();
@@ -76,6 +90,13 @@ void RegisterStructureOps(OpRegistry& r) {
   Add(r, B("PreventGradient").Input("input: T").Output("output: T").Attr("T: type").Attr("message: string = ''"),
       shape_fns::Unchanged);
   Add(r, B("Snapshot").Input("input: T").Output("output: T").Attr("T: type"), shape_fns::Unchanged);
+  // A function's frame in a graph: argument `index` and result `index`. In a top-level graph
+  // (TensorFlow writes them there when it dumps an instantiated function) an _Arg is fed like a
+  // Placeholder and a _Retval's input is fetched; both are stateful, so that two _Args are
+  // never merged.
+  Add(r, B("_Arg").Output("output: T").Attr("T: type").Attr("index: int >= 0").SetIsStateful(), ArgShape);
+  Add(r, B("_Retval").Input("input: T").Attr("T: type").Attr("index: int >= 0").SetIsStateful(),
+      shape_fns::NoOutputs);
 }
 
 }  // namespace graft::ops

@@ -1,4 +1,4 @@
-// CPU kernels for graph structure: Const, Placeholder, Identity and friends, NoOp.
+// CPU kernels for graph structure: Const, Placeholder, Identity and friends, NoOp, _Arg, _Retval.
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
 
@@ -27,6 +27,29 @@ class PlaceholderKernel : public OpKernel {
   }
 };
 
+// _Arg and _Retval outside a function call: a graph that holds them (a dumped function body)
+// feeds its _Args and fetches what its _Retvals consume; running either node is an error, as in
+// TensorFlow, whose session has no argument or result slot for them.
+class ArgKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext& ctx) const override {
+    return errors::InvalidArgument("you must feed a value for _Arg '", node().name(), "' (argument ",
+                                   *node().attr("index")->get<int64_t>(), " of a function frame)");
+  }
+};
+
+class RetvalKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Compute(OpKernelContext& ctx) const override {
+    const Output& in = node().inputs()[0];
+    return errors::InvalidArgument("_Retval '", node().name(), "' (result ", *node().attr("index")->get<int64_t>(),
+                                   " of a function frame) runs only inside a function call: fetch its input '",
+                                   in.node->name(), ":", in.index, "' instead");
+  }
+};
+
 // Identity, StopGradient, PreventGradient, Snapshot, PlaceholderWithDefault, IdentityN: every
 // output is the matching input (the same buffer).
 class ForwardKernel : public OpKernel {
@@ -52,6 +75,8 @@ void RegisterStructureKernels(KernelRegistry& r) {
   auto add = [&](const char* op, KernelFactory f) { (void)r.Register(op, kDeviceCpu, "", {}, std::move(f)); };
   add("Const", MakeFactory<ConstKernel>());
   add("Placeholder", MakeFactory<PlaceholderKernel>());
+  add("_Arg", MakeFactory<ArgKernel>());
+  add("_Retval", MakeFactory<RetvalKernel>());
   for (const char* op : {"Identity", "StopGradient", "PreventGradient", "Snapshot", "PlaceholderWithDefault", "IdentityN"}) {
     add(op, MakeFactory<ForwardKernel>());
   }

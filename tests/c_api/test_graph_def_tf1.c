@@ -166,10 +166,64 @@ static void test_defun_call_errors(void **state) {
   graft_graph_free(h);
 }
 
+/* _Arg/_Retval in a top-level graph: an _Arg is fed, a _Retval's input is fetched; running either
+ * is an error, as in TensorFlow's session. */
+static void test_arg_retval(void **state) {
+  graft_graph *g = *state;
+  import_data(g, "arg_retval.pb");
+  graft_op *a = op_named(g, "a"), *b = op_named(g, "b"), *m = op_named(g, "m"), *r = op_named(g, "r");
+  assert_string_equal(graft_op_type(a), "_Arg");
+  assert_string_equal(graft_op_type(r), "_Retval");
+  assert_int_equal(graft_op_num_outputs(r), 0);
+  assert_output_shape(a, 0, "<unknown>");
+  assert_output_shape(b, 0, "(2,)");  /* from its _output_shapes, as TensorFlow's import */
+
+  graft_op *fops[2] = {a, b};
+  graft_tensor *vals[2] = {tensor(GRAFT_FLOAT32, SCALAR, (const float[]){3}),
+                           tensor(GRAFT_FLOAT32, D(2), (const float[]){4, 5})};
+  expect(run_feeds(g, m, 0, 2, fops, vals), GRAFT_FLOAT32, D(2), (const float[]){12, 15});
+
+  expect_error(g, m, b, tensor(GRAFT_FLOAT32, D(2), (const float[]){4, 5}), GRAFT_EINVAL, "_Arg 'a'",
+               "must feed a value");
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  graft_output feeds[2] = {{a, 0}, {b, 0}};
+  graft_tensor *fv[2] = {tensor(GRAFT_FLOAT32, SCALAR, (const float[]){3}),
+                         tensor(GRAFT_FLOAT32, D(2), (const float[]){4, 5})};
+  GT_ERR(GRAFT_EINVAL, graft_session_run(NULL, s, feeds, fv, 2, NULL, 0, &r, 1), "_Retval 'r'", "fetch its input 'm:0'");
+  graft_tensor_free(fv[0]);
+  graft_tensor_free(fv[1]);
+  graft_session_free(s);
+
+  /* The nodes export as they came. */
+  void *bytes = NULL;
+  size_t len = 0;
+  GT_OK(graft_graph_export_graph_def(&bytes, &len, g, -1, 0));
+  graft_graph *h = NULL;
+  GT_OK(graft_graph_new(&h));
+  import_bytes(h, bytes, len);
+  assert_string_equal(graft_op_type(op_named(h, "a")), "_Arg");
+  assert_string_equal(graft_op_type(op_named(h, "r")), "_Retval");
+  graft_graph_free(h);
+  graft_buffer_free(bytes);
+
+  /* The attrs are checked as for any op. */
+  gw_buf gd = {0}, n = {0};
+  gw_node(&n, "arg", "_Arg", NULL, 0);
+  gw_attr_type(&n, "T", GW_FLOAT);
+  gw_msg(&gd, 1, &n);
+  h = NULL;
+  GT_OK(graft_graph_new(&h));
+  GT_ERR(GRAFT_EINVAL, import_bytes_rc(h, gd.data, gd.len), "'arg'", "index");
+  gw_free(&gd);
+  graft_graph_free(h);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_defun_calls, setup, teardown),
       cmocka_unit_test_setup_teardown(test_defun_call_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_arg_retval, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
