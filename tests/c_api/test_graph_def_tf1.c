@@ -219,11 +219,31 @@ static void test_arg_retval(void **state) {
   graft_graph_free(h);
 }
 
+/* The shapes TensorFlow's import gives a v1 loop's Enters: a loop variable's (is_constant false)
+ * is unknown, since it may change from one iteration to the next; a loop invariant's
+ * (is_constant true) is its input's. */
+static void test_enter_shapes(void **state) {
+  graft_graph *g = *state;
+  import_data(g, "while_tf1.pb");
+  assert_output_shape(op_named(g, "loop/Enter"), 0, "<unknown>");    /* i0: () outside */
+  assert_output_shape(op_named(g, "loop/Enter_1"), 0, "<unknown>");  /* x: (2, 3) outside */
+  assert_output_shape(op_named(g, "loop/Sum/Enter"), 0, "(4,)");
+  assert_output_shape(op_named(g, "loop/Sum"), 0, "()");
+  assert_output_shape(op_named(g, "loop/Exit_1"), 0, "<unknown>");
+
+  graft_op *x = op_named(g, "x");
+  float ones[6] = {1, 1, 1, 1, 1, 1}, want[6] = {64, 64, 64, 64, 64, 64};
+  graft_tensor *xv = tensor(GRAFT_FLOAT32, D(2, 3), ones);
+  expect(run_feeds(g, op_named(g, "loop/Exit_1"), 0, 1, &x, &xv), GRAFT_FLOAT32, D(2, 3), want);
+  expect(run(g, op_named(g, "loop/Exit")), GRAFT_INT32, SCALAR, (const int32_t[]){3});
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_defun_calls, setup, teardown),
       cmocka_unit_test_setup_teardown(test_defun_call_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_arg_retval, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_enter_shapes, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
