@@ -1,7 +1,8 @@
 // Gradient functions of the shape, data-movement and indexing ops (see builtin_ops.h):
 // Reshape/ExpandDims/Squeeze, Transpose, ConcatV2/Split/SplitV, Pack/Unpack, Slice, Tile,
 // Pad/PadV2, MirrorPad and StridedSlice (static), GatherV2 and ResourceGather (dense),
-// UnsortedSegmentSum/Max/Min, BroadcastTo, Fill, Cumsum, Cumprod, MatrixBandPart, IdentityN. Formulas as TensorFlow's
+// UnsortedSegmentSum/Max/Min, SegmentSum/Mean/Prod/Max/Min, GatherNd, ScatterNd, TensorScatterUpdate/Add/Sub/Max/Min,
+// BroadcastTo, Fill, Cumsum, Cumprod, MatrixBandPart, IdentityN. Formulas as TensorFlow's
 // array_grad.py; where TensorFlow uses an op Graft lacks, the equivalent is built from ops
 // Graft has (noted at the function).
 #include <algorithm>
@@ -453,6 +454,115 @@ Status UnsortedSegmentMinMaxGrad(GradientContext& ctx) {
   return Set(ctx, b, 0, b.Select(selected, shared, b.ZerosLike(shared)));
 }
 
+// The sorted segment reductions (TensorFlow's math_grad.py). Each data row's gradient comes
+// from its segment's row of g: GatherV2 along the ids.
+Output GatherRows(GradOps& b, Output rows, Output ids) { return b.Op("GatherV2", {rows, ids, b.Int32(0)}); }
+
+Status SegmentSumGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Set(ctx, b, 0, GatherRows(b, ctx.grad(), ctx.input(1)));
+}
+
+// SegmentMean: g divided by each segment's row count (a SegmentSum of ones shaped
+// [rows, 1, ..., 1] so that it broadcasts over g's rows).
+Status SegmentMeanGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output data = ctx.input(0), ids = ctx.input(1);
+  Output ones_shape;
+  auto data_shape = StaticShape(data);
+  if (data_shape && !data_shape->empty()) {
+    std::vector<int64_t> s(data_shape->size(), 1);
+    s[0] = (*data_shape)[0];
+    ones_shape = b.Int32s(s);
+  } else {
+    Output ones = b.Fill(b.Reshape(b.Sub(b.Rank(data), b.Int32(1)), b.Int32s({1})), b.Int32(1));
+    ones_shape = b.ListOp("ConcatV2", {b.Shape(ids), ones}, {b.Int32(0)});
+  }
+  Output count = b.Op("SegmentSum", {b.Fill(ones_shape, b.Scalar(TypeOf(data), 1)), ids});
+  return Set(ctx, b, 0, GatherRows(b, b.Div(ctx.grad(), count), ids));
+}
+
+// SegmentMax / Min: g shared equally among the elements equal to their segment's result.
+Status SegmentMinMaxGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output data = ctx.input(0), ids = ctx.input(1);
+  Output selected = b.Op("Equal", {data, GatherRows(b, ctx.output(0), ids)});
+  Output count = b.Op("SegmentSum", {b.Cast(selected, TypeOf(data)), ids});
+  Output shared = GatherRows(b, b.Div(ctx.grad(), count), ids);
+  return Set(ctx, b, 0, b.Select(selected, shared, b.ZerosLike(shared)));
+}
+
+// SegmentProd: the product of the other elements of the segment: output / x where x is not 0;
+// where it is, the product of the segment's non-zero elements (and 0 when the segment has
+// another zero), as TensorFlow's _SegmentProdGrad.
+Status SegmentProdGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output data = ctx.input(0), ids = ctx.input(1);
+  const DType t = TypeOf(data);
+  Output is_zero = b.Op("Equal", {data, b.Scalar(t, 0)});
+  Output zeros = b.Op("SegmentSum", {b.Cast(is_zero, DType::kInt32), ids});
+  Output g = b.Select(b.Op("Greater", {zeros, b.Int32(1)}), b.ZerosLike(ctx.grad()), ctx.grad());
+  Output non_zero = b.Select(is_zero, b.OnesLike(data), data);
+  Output non_zero_prod = b.Op("SegmentProd", {non_zero, ids});
+  Output by_element = b.Div(GatherRows(b, ctx.output(0), ids), non_zero);
+  Output partial = b.Select(is_zero, GatherRows(b, non_zero_prod, ids), by_element);
+  return Set(ctx, b, 0, b.Mul(GatherRows(b, g, ids), partial));
+}
+
+// The scatters (TensorFlow's array_grad.py): an update's gradient is the slice of g it was
+// written to (GatherNd); the tensor's is g, except where TensorScatterUpdate overwrote it.
+Status ScatterNdGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Set(ctx, b, 1, b.Op("GatherNd", {ctx.grad(), ctx.input(0)}));
+}
+
+// GatherNd: g scattered back to the slices it was read from (ScatterNd sums repeated ones).
+Status GatherNdGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output indices = ctx.input(1);
+  return Set(ctx, b, 0, b.Op("ScatterNd", {indices, ctx.grad(), b.Cast(b.Shape(ctx.input(0)), TypeOf(indices))}));
+}
+
+Status TensorScatterUpdateGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output indices = ctx.input(1), g = ctx.grad();
+  Output tensor_grad = b.Op("TensorScatterUpdate", {g, indices, b.ZerosLike(ctx.input(2))});
+  Output updates_grad = b.Op("GatherNd", {g, indices});
+  GRAFT_RETURN_IF_ERROR(b.status());
+  ctx.set_grad(0, tensor_grad);
+  ctx.set_grad(2, updates_grad);
+  return Status::Ok();
+}
+
+Status TensorScatterAddSubGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output g = ctx.grad();
+  Output updates_grad = b.Op("GatherNd", {g, ctx.input(1)});
+  if (ctx.op->type() == "TensorScatterSub") updates_grad = b.Neg(updates_grad);
+  GRAFT_RETURN_IF_ERROR(b.status());
+  ctx.set_grad(0, g);
+  ctx.set_grad(2, updates_grad);
+  return Status::Ok();
+}
+
+// TensorScatterMax / Min: g shared equally among the tensor's element and the updates that
+// equal the result there.
+Status TensorScatterMinMaxGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0), indices = ctx.input(1), y = ctx.input(2), out = ctx.output(0), g = ctx.grad();
+  const DType t = TypeOf(g);
+  Output x_ind = b.Cast(b.Op("Equal", {x, out}), t);
+  Output y_ind = b.Cast(b.Op("Equal", {y, b.Op("GatherNd", {out, indices})}), t);
+  Output ys_ind = b.Op("ScatterNd", {indices, y_ind, b.Cast(b.Shape(x), TypeOf(indices))});
+  Output ind = b.Add(x_ind, ys_ind);  // >= 1 everywhere
+  Output x_grad = b.Div(b.Mul(g, x_ind), ind);
+  Output y_grad = b.Mul(b.Op("GatherNd", {b.Div(g, ind), indices}), y_ind);
+  GRAFT_RETURN_IF_ERROR(b.status());
+  ctx.set_grad(0, x_grad);
+  ctx.set_grad(2, y_grad);
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterArrayGradients(GradientRegistry& r) {
@@ -477,6 +587,18 @@ void RegisterArrayGradients(GradientRegistry& r) {
   AddGradient(r, "UnsortedSegmentMax", UnsortedSegmentMinMaxGrad);
   AddGradient(r, "UnsortedSegmentMin", UnsortedSegmentMinMaxGrad);
   AddGradient(r, "VariableShape", nullptr);
+  AddGradient(r, "SegmentSum", SegmentSumGrad);
+  AddGradient(r, "SegmentMean", SegmentMeanGrad);
+  AddGradient(r, "SegmentProd", SegmentProdGrad);
+  AddGradient(r, "SegmentMax", SegmentMinMaxGrad);
+  AddGradient(r, "SegmentMin", SegmentMinMaxGrad);
+  AddGradient(r, "ScatterNd", ScatterNdGrad);
+  AddGradient(r, "GatherNd", GatherNdGrad);
+  AddGradient(r, "TensorScatterUpdate", TensorScatterUpdateGrad);
+  AddGradient(r, "TensorScatterAdd", TensorScatterAddSubGrad);
+  AddGradient(r, "TensorScatterSub", TensorScatterAddSubGrad);
+  AddGradient(r, "TensorScatterMax", TensorScatterMinMaxGrad);
+  AddGradient(r, "TensorScatterMin", TensorScatterMinMaxGrad);
   AddGradient(r, "StridedSlice", StridedSliceGrad);
   AddGradient(r, "BroadcastTo", BroadcastToGrad);
   AddGradient(r, "Fill", FillGrad);

@@ -1,7 +1,9 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
-// Indexing: Slice, StridedSlice, GatherV2 and GatherNd, and the unsorted segment reductions
-// (UnsortedSegmentSum, ...: a gather's adjoint, scattering rows into num_segments rows).
+// Indexing: Slice, StridedSlice, GatherV2 and GatherNd, the unsorted segment reductions
+// (UnsortedSegmentSum, ...: a gather's adjoint, scattering rows into num_segments rows), the
+// sorted ones (SegmentSum, ...: as many rows as the last id + 1, known only when run), and
+// the scatters into a new or a given tensor (ScatterNd, TensorScatterUpdate/Add/Sub/Max/Min).
 // Signatures follow TensorFlow 2.18's registry (names, attr order, defaults, allowed types).
 // Shape functions work on partial shapes and read constant inputs when their values are
 // known; errors for values that the kernel would reject in any case (a bad axis, a negative
@@ -325,6 +327,88 @@ Status UnsortedSegmentShape(InferenceContext& c) {
   return Status::Ok();
 }
 
+// SegmentSum, ...: data is at least a vector, segment_ids a vector as long as data's first
+// dim; the output's first dim is the last id + 1 (known when the ids are constant), the rest
+// is data's.
+Status SortedSegmentShape(InferenceContext& c) {
+  GRAFT_RETURN_IF_ERROR(c.WithRankAtLeast(0, 1));
+  GRAFT_RETURN_IF_ERROR(c.WithRank(1, 1));
+  const PartialShape& data = c.input(0);
+  const PartialShape& ids = c.input(1);
+  if (data.known_rank() && ids.known_rank()) {
+    int64_t d;
+    if (!MergeDim(data.dim(0), ids.dim(0), &d).ok()) {
+      return errors::ShapeError("segment_ids (shape ", ids.ToString(), ") must be as long as data's first dim (shape ",
+                                data.ToString(), ")");
+    }
+  }
+  if (!data.known_rank()) {
+    c.set_output(0, PartialShape::Unknown());
+    return Status::Ok();
+  }
+  std::vector<int64_t> values;
+  int64_t rows = kUnknownDim;
+  if (c.ConstantInts(1, &values)) rows = values.empty() ? 0 : std::max<int64_t>(values.back() + 1, kUnknownDim);
+  c.set_output(0, Replaced(data, 0, rows < 0 ? kUnknownDim : rows));
+  return Status::Ok();
+}
+
+// The scatters: indices [..., K] name slices of an output of shape `out` (K <= its rank);
+// updates must have shape indices.shape[:-1] + out[K:].
+Status ScatterUpdatesShape(const PartialShape& indices, const PartialShape& updates, const PartialShape& out) {
+  if (!indices.known_rank() || !updates.known_rank()) return Status::Ok();
+  const int64_t k = indices.dim(indices.rank() - 1);
+  const int64_t outer = indices.rank() - 1;
+  auto mismatch = [&]() {
+    return errors::ShapeError("updates (shape ", updates.ToString(), ") must have shape indices.shape[:-1] + shape[",
+                              k == kUnknownDim ? std::string("K") : std::to_string(k), ":] (indices ",
+                              indices.ToString(), ", shape ", out.ToString(), ")");
+  };
+  if (updates.rank() < outer) return mismatch();
+  for (int i = 0; i < outer; ++i) {
+    int64_t d;
+    if (!MergeDim(indices.dim(i), updates.dim(i), &d).ok()) return mismatch();
+  }
+  if (!out.known_rank() || k == kUnknownDim) return Status::Ok();
+  if (k > out.rank()) {
+    return errors::ShapeError("the last dimension of indices (", k, ", shape ", indices.ToString(),
+                              ") must be <= the rank of the output (shape ", out.ToString(), ")");
+  }
+  if (updates.rank() - outer != out.rank() - k) return mismatch();
+  for (int64_t i = 0; i < out.rank() - k; ++i) {
+    int64_t d;
+    if (!MergeDim(updates.dim(static_cast<int>(outer + i)), out.dim(static_cast<int>(k + i)), &d).ok()) return mismatch();
+  }
+  return Status::Ok();
+}
+
+// ScatterNd(indices, updates, shape): the output's shape is the value of `shape`.
+Status ScatterNdShape(InferenceContext& c) {
+  GRAFT_RETURN_IF_ERROR(c.WithRankAtLeast(0, 1));
+  GRAFT_RETURN_IF_ERROR(c.WithRank(2, 1));
+  std::vector<int64_t> shape;
+  PartialShape out = PartialShape::Unknown();
+  if (c.ConstantInts(2, &shape)) {
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i] < 0) return errors::InvalidArgument("Dimension ", shape[i], " must be >= 0");
+    }
+    out = PartialShape(shape);
+  } else if (c.input(2).known_rank() && c.input(2).dim(0) != kUnknownDim) {
+    out = PartialShape(std::vector<int64_t>(static_cast<size_t>(c.input(2).dim(0)), kUnknownDim));
+  }
+  GRAFT_RETURN_IF_ERROR(ScatterUpdatesShape(c.input(0), c.input(1), out));
+  c.set_output(0, out);
+  return Status::Ok();
+}
+
+// TensorScatterUpdate, ...(tensor, indices, updates): the output is shaped like tensor.
+Status TensorScatterShape(InferenceContext& c) {
+  GRAFT_RETURN_IF_ERROR(c.WithRankAtLeast(1, 1));
+  GRAFT_RETURN_IF_ERROR(ScatterUpdatesShape(c.input(1), c.input(2), c.input(0)));
+  c.set_output(0, c.input(0));
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterIndexingOps(OpRegistry& r) {
@@ -353,6 +437,25 @@ void RegisterIndexingOps(OpRegistry& r) {
                .Output("output: T").Attr(real ? "T: realnumbertype" : "T: numbertype")
                .Attr("Tindices: {int16, int32, int64}").Attr("Tnumsegments: {int32, int64} = DT_INT32"),
         UnsortedSegmentShape);
+  }
+  for (const char* name : {"SegmentSum", "SegmentMean", "SegmentProd", "SegmentMax", "SegmentMin"}) {
+    const std::string_view n(name);
+    const bool real = n.ends_with("Max") || n.ends_with("Min");
+    Add(r, B(name).Input("data: T").Input("segment_ids: Tindices").Output("output: T")
+               .Attr(real ? "T: realnumbertype" : "T: numbertype").Attr("Tindices: {int32, int64}"),
+        SortedSegmentShape);
+  }
+  Add(r, B("ScatterNd").Input("indices: Tindices").Input("updates: T").Input("shape: Tindices").Output("output: T")
+             .Attr("T: type").Attr("Tindices: {int16, int32, int64}").Attr("bad_indices_policy: string = ''"),
+      ScatterNdShape);
+  Add(r, B("TensorScatterUpdate").Input("tensor: T").Input("indices: Tindices").Input("updates: T")
+             .Output("output: T").Attr("T: type").Attr("Tindices: {int16, int32, int64, uint16}")
+             .Attr("bad_indices_policy: string = ''"),
+      TensorScatterShape);
+  for (const char* name : {"TensorScatterAdd", "TensorScatterSub", "TensorScatterMax", "TensorScatterMin"}) {
+    Add(r, B(name).Input("tensor: T").Input("indices: Tindices").Input("updates: T").Output("output: T")
+               .Attr("T: type").Attr("Tindices: {int32, int64}").Attr("bad_indices_policy: string = ''"),
+        TensorScatterShape);
   }
 }
 

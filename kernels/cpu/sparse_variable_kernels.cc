@@ -16,6 +16,7 @@
 #include "kernels/cpu/gather.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
+#include "kernels/cpu/scatter.h"
 #include "kernels/cpu/variable_access.h"
 
 namespace graft::cpu {
@@ -47,35 +48,6 @@ class ResourceGatherKernel : public OpKernel {
  private:
   int64_t batch_dims_ = 0;
   DType dtype_ = DType::kInvalid;
-};
-
-struct ScatterAdd {
-  template <typename T>
-  static void Apply(T& d, T u) { d = WrapAdd(d, u); }
-};
-struct ScatterSub {
-  template <typename T>
-  static void Apply(T& d, T u) { d = WrapSub(d, u); }
-};
-struct ScatterMul {
-  template <typename T>
-  static void Apply(T& d, T u) { d = WrapMul(d, u); }
-};
-struct ScatterDiv {
-  template <typename T>
-  static void Apply(T& d, T u) { d = d / u; }
-};
-struct ScatterMin {
-  template <typename T>
-  static void Apply(T& d, T u) { d = u < d ? u : d; }
-};
-struct ScatterMax {
-  template <typename T>
-  static void Apply(T& d, T u) { d = u > d ? u : d; }
-};
-struct ScatterUpdate {
-  template <typename T>
-  static void Apply(T& d, T u) { d = u; }
 };
 
 // ResourceScatter<Op>(resource, indices, updates): for each i, value[indices[i], ...] op=

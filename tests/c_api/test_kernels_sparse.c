@@ -1,6 +1,8 @@
 /* Row-wise ops and their gradients: the unsorted segment reductions (UnsortedSegmentSum, Prod,
  * Max, Min: negative ids dropped, empty segments hold the identity, out-of-range ids and
- * shapes that are not a prefix are errors), ResourceGather, ResourceScatter* and
+ * shapes that are not a prefix are errors), the sorted ones (SegmentSum, Mean, Prod, Max, Min:
+ * empty segments hold 0 (1 for Prod), unsorted or negative ids are errors; values from
+ * TensorFlow 2.21), ResourceGather, ResourceScatter* and
  * VariableShape on resource variables (updates in place, a failed update leaves the variable
  * as it was, a reader's earlier value stays intact), and the dense gradients of GatherV2 (rows
  * gathered twice add up, any axis), ResourceGather (flowing to the variable's handle) and
@@ -54,6 +56,65 @@ static void test_unsorted_segment_reductions(void **state) {
   graft_op *ids2 = konst(g, "ids2", GRAFT_INT64, D(2, 2), (const int64_t[]){1, 1, 0, 1});
   expect(run(g, segment(g, "UnsortedSegmentSum", "isum", idata, ids2, 2)), GRAFT_INT64, D(2, 1),
          (const int64_t[]){100, 1011});
+}
+
+/* ---- Sorted segment reductions ----------------------------------------------------------- */
+
+static graft_op *op2(graft_graph *g, const char *type, const char *name, graft_op *a, graft_op *b) {
+  graft_op_desc *d = desc(g, type, name);
+  in(d, a);
+  in(d, b);
+  return fin(d);
+}
+
+static void test_sorted_segment_reductions(void **state) {
+  graft_graph *g = *state;
+  graft_op *data = konst(g, "data", GRAFT_FLOAT32, D(5, 2), (const float[]){1, -2, 3, 4, 5, 6, -7, 8, 2, 2});
+  graft_op *ids = konst(g, "ids", GRAFT_INT32, D(5), (const int32_t[]){0, 0, 1, 3, 3});
+  /* Constant ids: the row count is known while building. */
+  graft_op *sum = op2(g, "SegmentSum", "sum", data, ids);
+  assert_output_shape(sum, 0, "(4, 2)");
+  expect(run(g, sum), GRAFT_FLOAT32, D(4, 2), (const float[]){4, 2, 5, 6, 0, 0, -5, 10});
+  expect(run(g, op2(g, "SegmentMean", "mean", data, ids)), GRAFT_FLOAT32, D(4, 2),
+         (const float[]){2, 1, 5, 6, 0, 0, -2.5f, 5});
+  expect(run(g, op2(g, "SegmentProd", "prod", data, ids)), GRAFT_FLOAT32, D(4, 2),
+         (const float[]){3, -8, 5, 6, 1, 1, -14, 16});
+  expect(run(g, op2(g, "SegmentMax", "max", data, ids)), GRAFT_FLOAT32, D(4, 2), (const float[]){3, 4, 5, 6, 0, 0, 2, 8});
+  expect(run(g, op2(g, "SegmentMin", "min", data, ids)), GRAFT_FLOAT32, D(4, 2),
+         (const float[]){1, -2, 5, 6, 0, 0, -7, 2});
+  /* Integers (the mean truncates, as TensorFlow's), int64 ids. */
+  graft_op *idata = konst(g, "idata", GRAFT_INT32, D(5), (const int32_t[]){1, 2, 4, -7, 2});
+  graft_op *ids64 = konst(g, "ids64", GRAFT_INT64, D(5), (const int64_t[]){0, 0, 0, 2, 2});
+  expect(run(g, op2(g, "SegmentMean", "imean", idata, ids64)), GRAFT_INT32, D(3), (const int32_t[]){2, 0, -2});
+  expect(run(g, op2(g, "SegmentMax", "imax", idata, ids64)), GRAFT_INT32, D(3), (const int32_t[]){4, 0, 2});
+  /* No rows: no segments. */
+  graft_op *none = konst(g, "none", GRAFT_FLOAT32, D(0, 3), NULL);
+  graft_op *no_ids = konst(g, "no_ids", GRAFT_INT32, D(0), NULL);
+  expect(run(g, op2(g, "SegmentSum", "empty", none, no_ids)), GRAFT_FLOAT32, D(0, 3), NULL);
+}
+
+static void test_sorted_segment_errors(void **state) {
+  graft_graph *g = *state;
+  graft_op *data = konst(g, "data", GRAFT_FLOAT32, D(3, 2), (const float[]){1, 2, 3, 4, 5, 6});
+  graft_op *ids = ph(g, "ids", GRAFT_INT32);
+  graft_op *sum = op2(g, "SegmentSum", "sum", data, ids);
+  graft_op *max = op2(g, "SegmentMax", "max", data, ids);
+  expect_error(g, sum, ids, tensor(GRAFT_INT32, D(3), (const int32_t[]){1, 0, 1}), GRAFT_EINVAL,
+               "SegmentSum op 'sum'", "segment ids are not increasing");
+  expect_error(g, max, ids, tensor(GRAFT_INT32, D(3), (const int32_t[]){0, 2, 1}), GRAFT_EINVAL,
+               "SegmentMax op 'max'", "segment ids are not increasing");
+  expect_error(g, sum, ids, tensor(GRAFT_INT32, D(3), (const int32_t[]){-1, 0, 1}), GRAFT_EINVAL,
+               "SegmentSum op 'sum'", "Segment id -1 out of range [0, 2), possibly because 'segment_ids' input is not sorted.");
+  expect_error(g, sum, ids, tensor(GRAFT_INT32, D(2), (const int32_t[]){0, 0}), GRAFT_EINVAL,
+               "SegmentSum op 'sum'", "segment_ids should be the same size as dimension 0 of input.");
+  expect_error(g, sum, ids, tensor(GRAFT_INT32, D(1, 3), (const int32_t[]){0, 0, 1}), GRAFT_EINVAL,
+               "SegmentSum op 'sum'", "segment_ids should be a vector.");
+  /* Known while building: ids that are not a vector, data that is a scalar. */
+  graft_op_desc *d = desc(g, "SegmentSum", "bad");
+  in(d, data);
+  in(d, konst(g, "ids2", GRAFT_INT32, D(1, 3), (const int32_t[]){0, 0, 1}));
+  graft_op *op = NULL;
+  GT_ERR(GRAFT_ESHAPE, graft_op_desc_finish(&op, d), "SegmentSum", "rank");
 }
 
 static void test_unsorted_segment_errors(void **state) {
@@ -308,6 +369,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_unsorted_segment_reductions, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unsorted_segment_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_sorted_segment_reductions, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_sorted_segment_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_resource_gather_scatter, setup, teardown),
       cmocka_unit_test_setup_teardown(test_resource_gather_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_gather_gradient, setup, teardown),

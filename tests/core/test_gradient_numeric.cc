@@ -314,6 +314,28 @@ std::vector<Case> Table() {
   t.push_back({"Cumprod", {F({3, 2}, Gen::kAway), I32Scalar(0)}});
   t.push_back({"MatrixBandPart", {F({2, 3, 4}), I32Scalar(1), I32Scalar(0)}, {}, true});
   t.push_back({"MatrixBandPart", {F({3, 3}), I32Scalar(-1), I32Scalar(1)}});
+  // Sorted segment reductions (a gap in the ids: segment 2 is empty).
+  t.push_back({"SegmentSum", {F({4, 3}), I32({0, 0, 1, 3})}, {}, true});
+  t.push_back({"SegmentSum", {F({3, 2, 2}), Const<int64_t>(DType::kInt64, {3}, {1, 1, 2})}});
+  t.push_back({"SegmentMean", {F({4, 2}), I32({0, 1, 1, 1})}, {}, true});
+  t.push_back({"SegmentMean", {F({3, 2, 2}), I32({0, 2, 2})}});
+  t.push_back({"SegmentProd", {F({4, 2}, Gen::kAway), I32({0, 0, 0, 2})}});
+  // One zero in segment 0's column 1, then two zeros in segment 0's column 0 and 1.
+  t.push_back({"SegmentProd", {F({3, 2}, Gen::kOneZero), I32({0, 0, 1})}});
+  t.push_back({"SegmentProd", {F({2, 2}, Gen::kTwoZeros), I32({0, 0})}});
+  t.push_back({"SegmentMax", {F({4, 3}, Gen::kDistinct), I32({0, 0, 2, 2})}});
+  t.push_back({"SegmentMin", {F({5, 2}, Gen::kDistinct), I32({0, 1, 1, 1, 3})}});
+  // Scatters, and GatherNd (whose gradient is a ScatterNd).
+  t.push_back({"GatherNd", {F({3, 4}), I32Shaped({3, 2}, {0, 1, 2, 3, 0, 1})}, {}, true});
+  t.push_back({"GatherNd", {F({3, 2, 2}), I32Shaped({2, 1}, {2, 0})}});
+  t.push_back({"ScatterNd", {I32Shaped({2, 1}, {1, 3}), F({2, 3}), I32({4, 3})}, {}, true});
+  t.push_back({"ScatterNd", {I32Shaped({3, 2}, {0, 1, 2, 2, 0, 1}), F({3}), I32({3, 3})}});
+  t.push_back({"TensorScatterUpdate", {F({4, 3}), I32Shaped({2, 1}, {2, 0}), F({2, 3})}, {}, true});
+  t.push_back({"TensorScatterUpdate", {F({3, 3}), I32Shaped({2, 2}, {0, 1, 2, 2}), F({2})}});
+  t.push_back({"TensorScatterAdd", {F({4, 3}), I32Shaped({3, 1}, {2, 0, 2}), F({3, 3})}, {}, true});
+  t.push_back({"TensorScatterSub", {F({3, 3}), I32Shaped({2, 2}, {0, 1, 2, 2}), F({2})}, {}, true});
+  t.push_back({"TensorScatterMax", {F({4}, Gen::kDistinct), I32Shaped({2, 1}, {1, 3}), F({2}, Gen::kDistinct)}});
+  t.push_back({"TensorScatterMin", {F({2, 3}, Gen::kDistinct), I32Shaped({2, 1}, {1, 0}), F({2, 3}, Gen::kDistinct)}});
   return t;
 }
 

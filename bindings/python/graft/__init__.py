@@ -56,6 +56,12 @@ mod = floormod
 random_normal = _ops.random_normal
 random_uniform = _ops.random_uniform
 unsorted_segment_sum = _ops.unsorted_segment_sum
+scatter_nd = _ops.scatter_nd
+tensor_scatter_nd_update = _ops.tensor_scatter_nd_update
+tensor_scatter_nd_add = _ops.tensor_scatter_nd_add
+tensor_scatter_nd_sub = _ops.tensor_scatter_nd_sub
+tensor_scatter_nd_max = _ops.tensor_scatter_nd_max
+tensor_scatter_nd_min = _ops.tensor_scatter_nd_min
 
 
 def _namespace(name, **members):
@@ -89,7 +95,9 @@ math = _namespace("math", add=add, subtract=subtract, multiply=multiply, divide=
                   argmax=argmax, argmin=argmin, cumsum=cumsum, cumprod=_ops.cumprod, top_k=top_k, softplus=_ops.softplus,
                   truncatediv=truncatediv, truncatemod=truncatemod, realdiv=realdiv, matmul=matmul,
                   unsorted_segment_sum=_ops.unsorted_segment_sum, unsorted_segment_prod=_ops.unsorted_segment_prod,
-                  unsorted_segment_max=_ops.unsorted_segment_max, unsorted_segment_min=_ops.unsorted_segment_min)
+                  unsorted_segment_max=_ops.unsorted_segment_max, unsorted_segment_min=_ops.unsorted_segment_min,
+                  segment_sum=_ops.segment_sum, segment_mean=_ops.segment_mean, segment_prod=_ops.segment_prod,
+                  segment_max=_ops.segment_max, segment_min=_ops.segment_min)
 linalg = _namespace("linalg", matmul=matmul, eye=eye, einsum=einsum)
 random = _namespace("random", normal=_ops.random_normal, uniform=_ops.random_uniform,
                     truncated_normal=_ops.truncated_normal, set_seed=_ops.set_seed)

@@ -277,6 +277,46 @@ unsorted_segment_max = _unsorted_segment("UnsortedSegmentMax")
 unsorted_segment_min = _unsorted_segment("UnsortedSegmentMin")
 
 
+def _sorted_segment(op_type):
+    def reduce(data, segment_ids, name=None):
+        return _one(op_type, [convert_to_tensor(data), convert_to_tensor(segment_ids, dtype_hint=_dtypes.int32)],
+                    name=name)
+    reduce.__name__ = "segment_" + op_type[len("Segment"):].lower()
+    reduce.__doc__ = (f"{op_type}: runs of equal, sorted segment_ids fold rows of data into row id of the result "
+                      "(last id + 1 rows; empty segments are 0), as tf.math." + reduce.__name__ + ".")
+    return reduce
+
+
+segment_sum = _sorted_segment("SegmentSum")
+segment_mean = _sorted_segment("SegmentMean")
+segment_prod = _sorted_segment("SegmentProd")
+segment_max = _sorted_segment("SegmentMax")
+segment_min = _sorted_segment("SegmentMin")
+
+
+def scatter_nd(indices, updates, shape, name=None):
+    """Zeros of shape with updates summed into the slices indices name (tf.scatter_nd)."""
+    indices = convert_to_tensor(indices, dtype_hint=_dtypes.int32)
+    return _one("ScatterNd", [indices, convert_to_tensor(updates), convert_to_tensor(shape, dtype_hint=indices.dtype)],
+                name=name)
+
+
+def _tensor_scatter(op_type, doc):
+    def scatter(tensor, indices, updates, name=None):
+        tensor = convert_to_tensor(tensor)
+        return _one(op_type, [tensor, convert_to_tensor(indices, dtype_hint=_dtypes.int32),
+                              convert_to_tensor(updates, dtype_hint=tensor.dtype)], name=name)
+    scatter.__doc__ = f"A copy of tensor with updates {doc} the slices indices name ({op_type})."
+    return scatter
+
+
+tensor_scatter_nd_update = _tensor_scatter("TensorScatterUpdate", "written to")
+tensor_scatter_nd_add = _tensor_scatter("TensorScatterAdd", "added to")
+tensor_scatter_nd_sub = _tensor_scatter("TensorScatterSub", "subtracted from")
+tensor_scatter_nd_max = _tensor_scatter("TensorScatterMax", "maxed into")
+tensor_scatter_nd_min = _tensor_scatter("TensorScatterMin", "minned into")
+
+
 def gather_nd(params, indices, batch_dims=0, name=None):
     return _one("GatherNd", [convert_to_tensor(params), convert_to_tensor(indices)], name=name)
 
