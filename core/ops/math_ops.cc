@@ -1,7 +1,7 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // Math ops: binary cwise ops and comparisons (numpy broadcasting), Select/SelectV2, unary cwise
-// ops, Cast, reductions, ArgMax/ArgMin and Einsum (its equation: core/einsum_equation.h).
+// ops, Cast, reductions, ArgMax/ArgMin, Bucketize and Einsum (its equation: core/einsum_equation.h).
 // Signatures follow TensorFlow 2.18's registry; ops that share a signature are registered from
 // the tables below.
 #include <algorithm>
@@ -468,6 +468,14 @@ void RegisterMathOps(OpRegistry& r) {
           .Attr("Tidx: {int32, int64} = DT_INT32")
           .Attr("output_type: {int32, int64} = DT_INT64"),
       ArgReductionShape);
+  // Bucketize: the bucket of each element among sorted float boundaries (int32, same shape).
+  Add(r,
+      OpDefBuilder("Bucketize")
+          .Input("input: T")
+          .Output("output: int32")
+          .Attr("T: {int32, int64, float, double}")
+          .Attr("boundaries: list(float)"),
+      shape_fns::Unchanged);
 }
 
 }  // namespace graft::ops

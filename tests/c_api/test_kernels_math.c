@@ -1,8 +1,9 @@
 /* CPU math kernels (kernels/cpu/math_kernels.cc): Div, FloorDiv, FloorMod, TruncateDiv,
  * TruncateMod (TensorFlow's sign rules, "Integer division by zero"), Pow, DivNoNan, Atan2,
  * comparisons, logical ops, Select / SelectV2, and the unary functions and activations, with
- * broadcasting, empty tensors and scalars. Expected values are literal tables worked out by
- * hand or with Python's math module (floor division and % are Python's own). */
+ * broadcasting, empty tensors and scalars, and Bucketize. Expected values are literal tables worked
+ * out by hand or with Python's math module (floor division and % are Python's own); Bucketize's
+ * are TensorFlow 2.21's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,6 +369,35 @@ static void test_clip_by_value(void **state) {
                "ClipByValue op 'bad_clip'", "clip_value_min must be a scalar or have the shape of t [4], not [2]");
 }
 
+/* ---- Bucketize ----------------------------------------------------------------------------- */
+
+static graft_op *bucketize(graft_graph *g, const char *name, graft_op *x, const float *bounds, int n) {
+  graft_op_desc *d = desc(g, "Bucketize", name);
+  in(d, x);
+  GT_OK(graft_attrs_set_float_list(graft_op_desc_attrs(d), "boundaries", bounds, n));
+  return fin(d);
+}
+
+static void test_bucketize(void **state) {
+  graft_graph *g = *state;
+  const float bounds[] = {0, 1, 3, 5};
+  /* A value equal to a boundary starts its bucket; NaN is past the last. */
+  graft_op *x = konst(g, "x", GRAFT_FLOAT32, D(7), (const float[]){-5, 0, 1, 2.5f, 10, NAN, 3});
+  graft_op *b = bucketize(g, "b", x, bounds, 4);
+  assert_output_shape(b, 0, "(7,)");
+  expect(run(g, b), GRAFT_INT32, D(7), (const int32_t[]){0, 1, 2, 2, 4, 4, 3});
+  const float half[] = {0, 1.5f, 3};
+  graft_op *ix = konst(g, "ix", GRAFT_INT64, D(2, 2), (const int64_t[]){-5, 0, 1, 7});
+  expect(run(g, bucketize(g, "ib", ix, half, 3)), GRAFT_INT32, D(2, 2), (const int32_t[]){0, 1, 1, 3});
+  graft_op *dx = konst(g, "dx", GRAFT_FLOAT64, D(2), (const double[]){1.5, 1.4999999});
+  expect(run(g, bucketize(g, "db", dx, half, 3)), GRAFT_INT32, D(2), (const int32_t[]){2, 1});
+  /* No boundaries: one bucket. */
+  expect(run(g, bucketize(g, "none", x, NULL, 0)), GRAFT_INT32, D(7), (const int32_t[]){0, 0, 0, 0, 0, 0, 0});
+  const float unsorted[] = {3, 1};
+  expect_error(g, bucketize(g, "unsorted", x, unsorted, 2), NULL, NULL, GRAFT_EINVAL, "unsorted",
+               "Expected sorted boundaries");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_integer_division, setup, teardown),
@@ -379,6 +409,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_clip_by_value, setup, teardown),
       cmocka_unit_test_setup_teardown(test_unary_math, setup, teardown),
       cmocka_unit_test_setup_teardown(test_activations, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bucketize, setup, teardown),
   };
   return cmocka_run_group_tests_name("kernels_math", tests, NULL, NULL);
 }
