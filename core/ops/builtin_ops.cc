@@ -15,6 +15,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   ops::RegisterControlFlowOps(r);
   ops::RegisterFunctionalOps(r);
   ops::RegisterIoOps(r);
+  ops::RegisterImageOps(r);
 }
 
 void RegisterBuiltinGradients(GradientRegistry& r) {
@@ -24,6 +25,7 @@ void RegisterBuiltinGradients(GradientRegistry& r) {
   ops::RegisterCallGradients(r);
   ops::RegisterHostFunctionGradients(r);
   ops::RegisterControlFlowGradients(r);
+  ops::RegisterImageGradients(r);
 }
 
 }  // namespace graft

@@ -20,6 +20,7 @@ void RegisterStateOps(OpRegistry& r);        // state_ops.cc: variables and opti
 void RegisterControlFlowOps(OpRegistry& r);  // control_flow_ops.cc: v1 loops and conds
 void RegisterFunctionalOps(OpRegistry& r);   // functional_ops.cc: calls, If/While, tensor lists, host functions
 void RegisterIoOps(OpRegistry& r);           // io_ops.cc: checkpoints, strings, logging, ParseExample
+void RegisterImageOps(OpRegistry& r);        // image_ops.cc: ResizeBilinear, ResizeNearestNeighbor, their grads
 
 // The built-in gradient functions (registered into GradientRegistry::Global() on first use).
 void RegisterMathGradients(GradientRegistry& r);   // math_grad.cc: elementwise, Cast, Select, reductions
@@ -28,6 +29,7 @@ void RegisterArrayGradients(GradientRegistry& r);  // array_grad.cc: shape, data
 void RegisterCallGradients(GradientRegistry& r);   // call_grad.cc: PartitionedCall, StatefulPartitionedCall
 void RegisterHostFunctionGradients(GradientRegistry& r);  // host_function_grad.cc: EagerPyFunc, PyFunc
 void RegisterControlFlowGradients(GradientRegistry& r);  // control_flow_grad.cc: If/While, Switch/Merge
+void RegisterImageGradients(GradientRegistry& r);  // image_grad.cc: ResizeBilinear, ResizeNearestNeighbor
 
 // Registers one built-in op. A built-in spec that does not parse is a bug in Graft, caught by
 // every test run: it stops the process with the reason.

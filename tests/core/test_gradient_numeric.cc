@@ -336,6 +336,18 @@ std::vector<Case> Table() {
   t.push_back({"TensorScatterSub", {F({3, 3}), I32Shaped({2, 2}, {0, 1, 2, 2}), F({2})}, {}, true});
   t.push_back({"TensorScatterMax", {F({4}, Gen::kDistinct), I32Shaped({2, 1}, {1, 3}), F({2}, Gen::kDistinct)}});
   t.push_back({"TensorScatterMin", {F({2, 3}, Gen::kDistinct), I32Shaped({2, 1}, {1, 0}), F({2, 3}, Gen::kDistinct)}});
+  // Resizing (linear in the image). ResizeBilinear's output is float32 for every input.
+  for (const AttrMap& attrs : {AttrMap{}, AttrMap{{"align_corners", B(true)}}, AttrMap{{"half_pixel_centers", B(true)}}}) {
+    Case bilinear{"ResizeBilinear", {F({1, 3, 4, 2}), I32({5, 3})}, attrs};
+    bilinear.f32 = true;
+    t.push_back(std::move(bilinear));
+    t.push_back({"ResizeNearestNeighbor", {F({2, 3, 4, 1}), I32({5, 3})}, attrs});
+  }
+  {
+    Case down{"ResizeBilinear", {F({2, 4, 5, 1}), I32({2, 3})}, {{"half_pixel_centers", B(true)}}};
+    down.f32 = true;
+    t.push_back(std::move(down));
+  }
   return t;
 }
 

@@ -100,6 +100,10 @@ for _name in dir(_graft.nn):
     if not _name.startswith("_"):
         setattr(v1.nn, _name, getattr(_graft.nn, _name))
 v1.nn.fused_batch_norm = _ops.fused_batch_norm
+# tf.compat.v1.image: the resize ops with their align_corners / half_pixel_centers attrs.
+v1.image = _types.ModuleType("graft.compat.v1.image")
+v1.image.resize_bilinear = _ops.resize_bilinear
+v1.image.resize_nearest_neighbor = _ops.resize_nearest_neighbor
 v1.saved_model = _types.ModuleType("graft.compat.v1.saved_model")
 for _name in ("load", "contains_saved_model", "simple_save", "save_session", "SERVING", "TRAINING",
               "DEFAULT_SERVING_SIGNATURE_DEF_KEY"):

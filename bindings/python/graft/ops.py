@@ -317,6 +317,36 @@ tensor_scatter_nd_max = _tensor_scatter("TensorScatterMax", "maxed into")
 tensor_scatter_nd_min = _tensor_scatter("TensorScatterMin", "minned into")
 
 
+def image_resize(images, size, method="bilinear", preserve_aspect_ratio=False, antialias=False, name=None):
+    """tf.image.resize for methods "bilinear" (float32 result) and "nearest" (the images' dtype):
+    half-pixel centers, NHWC images with or without the batch dim."""
+    if preserve_aspect_ratio or antialias:
+        raise NotImplementedError("graft.image.resize supports neither preserve_aspect_ratio nor antialias")
+    method = getattr(method, "value", method)
+    ops = {"bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor"}
+    if method not in ops:
+        raise ValueError(f"Resize method {method!r} is not supported; graft has 'bilinear' and 'nearest'")
+    images = convert_to_tensor(images)
+    unbatched = images.shape.rank == 3
+    if unbatched:
+        images = expand_dims(images, 0)
+    out = _one(ops[method], [images, convert_to_tensor(size, dtype_hint=_dtypes.int32)],
+               {"align_corners": False, "half_pixel_centers": True}, name=name)
+    return squeeze(out, [0]) if unbatched else out
+
+
+def _resize_v1(op_type):
+    def resize(images, size, align_corners=False, name=None, half_pixel_centers=False):
+        return _one(op_type, [convert_to_tensor(images), convert_to_tensor(size, dtype_hint=_dtypes.int32)],
+                    {"align_corners": align_corners, "half_pixel_centers": half_pixel_centers}, name=name)
+    resize.__doc__ = f"{op_type} with TensorFlow's attrs (tf.compat.v1.image's function)."
+    return resize
+
+
+resize_bilinear = _resize_v1("ResizeBilinear")
+resize_nearest_neighbor = _resize_v1("ResizeNearestNeighbor")
+
+
 def gather_nd(params, indices, batch_dims=0, name=None):
     return _one("GatherNd", [convert_to_tensor(params), convert_to_tensor(indices)], name=name)
 

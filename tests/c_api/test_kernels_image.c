@@ -1,0 +1,190 @@
+/* Image resizing (kernels/cpu/image_kernels.cc): ResizeBilinear (float32 output for every
+ * input type) and ResizeNearestNeighbor with align_corners / half_pixel_centers, up and down,
+ * their gradient ops ResizeBilinearGrad and ResizeNearestNeighborGrad, the gradients of the
+ * forward ops through graft_graph_add_gradients, and the errors TensorFlow's kernels give.
+ * Expected values are TensorFlow 2.21's (tf.raw_ops on the same inputs). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph_test_util.h"
+#include "kernel_test_util.h"
+
+#define I32S(...) ((const int32_t[]){__VA_ARGS__})
+
+/* A 1x3x4x2 image: ((i * 0.75 - 5)^2) / 10 for i = 0..23. */
+static const float kImage[] = {2.5f, 1.80624998f, 1.22500002f, 0.756250024f, 0.400000006f, 0.15625f, 0.0250000004f, 0.00625000009f, 0.100000001f, 0.306250006f, 0.625f, 1.05624998f, 1.60000002f, 2.2562499f, 3.0250001f, 3.90625f, 4.9000001f, 6.0062499f, 7.2249999f, 8.55624962f, 10.0f, 11.5562496f, 13.2250004f, 15.0062504f};
+/* A 1x5x3x2 gradient: (i % 7) - 2.5. */
+static const float kGrads[] = {-2.5f, -1.5f, -0.5f, 0.5f, 1.5f, 2.5f, 3.5f, -2.5f, -1.5f, -0.5f, 0.5f, 1.5f, 2.5f, 3.5f, -2.5f, -1.5f, -0.5f, 0.5f, 1.5f, 2.5f, 3.5f, -2.5f, -1.5f, -0.5f, 0.5f, 1.5f, 2.5f, 3.5f, -2.5f, -1.5f};
+
+static graft_op *resize(graft_graph *g, const char *type, const char *name, graft_op *images, graft_op *size,
+                        int align_corners, int half_pixel) {
+  graft_op_desc *d = desc(g, type, name);
+  in(d, images);
+  in(d, size);
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "align_corners", align_corners));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "half_pixel_centers", half_pixel));
+  return fin(d);
+}
+
+/* ---- Forward ------------------------------------------------------------------------------- */
+
+struct resize_case {
+  int align_corners, half_pixel;
+  int32_t h, w;
+  float bilinear[30];
+  float nearest[30];
+};
+static const struct resize_case kCases[] = {
+    {0, 0, 5, 3,
+     {2.5f, 1.80624998f, 0.949999988f, 0.556249976f, 0.149999976f, 0.0562499836f, 1.05999994f, 0.90624994f, 0.950000048f, 1.09625006f, 1.59000003f, 2.03625011f, 1.0600003f, 1.4462502f, 2.39000034f, 3.07625008f, 4.47000074f, 5.45625067f, 3.9400003f, 4.86625051f, 6.71000004f, 7.93624973f, 10.2300014f, 11.7562513f, 4.9000001f, 6.0062499f, 8.14999962f, 9.55624962f, 12.1500006f, 13.8562508f},
+     {2.5f, 1.80624998f, 1.22500002f, 0.756250024f, 0.400000006f, 0.15625f, 2.5f, 1.80624998f, 1.22500002f, 0.756250024f, 0.400000006f, 0.15625f, 0.100000001f, 0.306250006f, 0.625f, 1.05624998f, 1.60000002f, 2.2562499f, 0.100000001f, 0.306250006f, 0.625f, 1.05624998f, 1.60000002f, 2.2562499f, 4.9000001f, 6.0062499f, 7.2249999f, 8.55624962f, 10.0f, 11.5562496f}},
+    {0, 0, 2, 6,
+     {2.5f, 1.80624998f, 1.64999998f, 1.10625005f, 0.949999988f, 0.556249976f, 0.400000006f, 0.15625f, 0.149999976f, 0.0562499836f, 0.0250000004f, 0.00625000009f, 2.5f, 3.15625f, 3.45000005f, 4.2562499f, 4.55000019f, 5.50624943f, 5.79999971f, 6.90624952f, 7.35000038f, 8.60625076f, 8.125f, 9.45625019f},
+     {2.5f, 1.80624998f, 2.5f, 1.80624998f, 1.22500002f, 0.756250024f, 0.400000006f, 0.15625f, 0.400000006f, 0.15625f, 0.0250000004f, 0.00625000009f, 0.100000001f, 0.306250006f, 0.100000001f, 0.306250006f, 0.625f, 1.05624998f, 1.60000002f, 2.2562499f, 1.60000002f, 2.2562499f, 3.0250001f, 3.90625f}},
+    {0, 1, 5, 3,
+     {2.2874999f, 1.6312499f, 0.8125f, 0.456250012f, 0.0874999464f, 0.0312499702f, 1.44749987f, 1.15124989f, 0.932500005f, 0.936250091f, 1.16750026f, 1.4712503f, 0.1875f, 0.431250036f, 1.11249995f, 1.65625f, 2.78750038f, 3.63125038f, 3.24750066f, 4.03125095f, 5.61250114f, 6.69625092f, 8.72750282f, 10.1112518f, 5.2874999f, 6.4312501f, 8.61250019f, 10.0562496f, 12.687501f, 14.4312506f},
+     {2.5f, 1.80624998f, 0.400000006f, 0.15625f, 0.0250000004f, 0.00625000009f, 2.5f, 1.80624998f, 0.400000006f, 0.15625f, 0.0250000004f, 0.00625000009f, 0.100000001f, 0.306250006f, 1.60000002f, 2.2562499f, 3.0250001f, 3.90625f, 4.9000001f, 6.0062499f, 10.0f, 11.5562496f, 13.2250004f, 15.0062504f, 4.9000001f, 6.0062499f, 10.0f, 11.5562496f, 13.2250004f, 15.0062504f}},
+    {0, 1, 2, 6,
+     {1.89999998f, 1.43124998f, 1.48749995f, 1.13125002f, 1.01250005f, 0.806249976f, 0.762499928f, 0.706249952f, 0.737499952f, 0.831250012f, 0.774999976f, 0.981250048f, 3.70000005f, 4.58124971f, 4.63749981f, 5.6312499f, 5.9625001f, 7.10624981f, 7.51250076f, 8.80624962f, 9.28750038f, 10.7312498f, 10.6750011f, 12.2312508f},
+     {2.5f, 1.80624998f, 1.22500002f, 0.756250024f, 1.22500002f, 0.756250024f, 0.400000006f, 0.15625f, 0.0250000004f, 0.00625000009f, 0.0250000004f, 0.00625000009f, 4.9000001f, 6.0062499f, 7.2249999f, 8.55624962f, 7.2249999f, 8.55624962f, 10.0f, 11.5562496f, 13.2250004f, 15.0062504f, 13.2250004f, 15.0062504f}},
+    {1, 0, 5, 3,
+     {2.5f, 1.80624998f, 0.8125f, 0.456250012f, 0.0250000004f, 0.00625000009f, 1.29999995f, 1.05624998f, 0.962499976f, 1.0562501f, 1.52499998f, 1.95625007f, 0.100000001f, 0.306250006f, 1.11249995f, 1.65625f, 3.0250001f, 3.90625f, 2.5f, 3.15625f, 4.86250019f, 5.85624981f, 8.125f, 9.45625019f, 4.9000001f, 6.0062499f, 8.61250019f, 10.0562496f, 13.2250004f, 15.0062504f},
+     {2.5f, 1.80624998f, 0.400000006f, 0.15625f, 0.0250000004f, 0.00625000009f, 0.100000001f, 0.306250006f, 1.60000002f, 2.2562499f, 3.0250001f, 3.90625f, 0.100000001f, 0.306250006f, 1.60000002f, 2.2562499f, 3.0250001f, 3.90625f, 4.9000001f, 6.0062499f, 10.0f, 11.5562496f, 13.2250004f, 15.0062504f, 4.9000001f, 6.0062499f, 10.0f, 11.5562496f, 13.2250004f, 15.0062504f}},
+    {1, 0, 2, 6,
+     {2.5f, 1.80624998f, 1.7349999f, 1.17624998f, 1.05999994f, 0.636250019f, 0.564999938f, 0.276249975f, 0.24999997f, 0.0962499827f, 0.0250000004f, 0.00625000009f, 4.9000001f, 6.0062499f, 6.29500008f, 7.53624964f, 7.78000021f, 9.15625f, 9.44499969f, 10.9562492f, 11.2900009f, 12.9362507f, 13.2250004f, 15.0062504f},
+     {2.5f, 1.80624998f, 1.22500002f, 0.756250024f, 1.22500002f, 0.756250024f, 0.400000006f, 0.15625f, 0.400000006f, 0.15625f, 0.0250000004f, 0.00625000009f, 4.9000001f, 6.0062499f, 7.2249999f, 8.55624962f, 7.2249999f, 8.55624962f, 10.0f, 11.5562496f, 10.0f, 11.5562496f, 13.2250004f, 15.0062504f}},
+};
+
+static void test_resize(void **state) {
+  graft_graph *g = *state;
+  graft_op *img = konst(g, "img", GRAFT_FLOAT32, D(1, 3, 4, 2), kImage);
+  for (int i = 0; i < N_OF(kCases); ++i) {
+    const struct resize_case *c = &kCases[i];
+    char name[32];
+    snprintf(name, sizeof name, "size%d", i);
+    graft_op *size = konst(g, name, GRAFT_INT32, D(2), ((const int32_t[]){c->h, c->w}));
+    snprintf(name, sizeof name, "bilinear%d", i);
+    graft_op *bilinear = resize(g, "ResizeBilinear", name, img, size, c->align_corners, c->half_pixel);
+    const int64_t dims[] = {1, c->h, c->w, 2};
+    expect_f32_near(run(g, bilinear), dims, 4, c->bilinear, 1e-5f);
+    snprintf(name, sizeof name, "nearest%d", i);
+    /* Nearest neighbour copies: exact. */
+    expect(run(g, resize(g, "ResizeNearestNeighbor", name, img, size, c->align_corners, c->half_pixel)), GRAFT_FLOAT32,
+           dims, 4, c->nearest);
+  }
+  graft_op *out = resize(g, "ResizeBilinear", "shaped", img, konst(g, "s", GRAFT_INT32, D(2), I32S(5, 3)), 0, 0);
+  assert_output_shape(out, 0, "(1, 5, 3, 2)");
+}
+
+static void test_resize_types(void **state) {
+  graft_graph *g = *state;
+  graft_op *u8 = konst(g, "u8", GRAFT_UINT8, D(1, 2, 3, 1), ((const uint8_t[]){0, 255, 10, 100, 50, 200}));
+  graft_op *size = konst(g, "size", GRAFT_INT32, D(2), I32S(3, 4));
+  /* Bilinear of uint8 is float32; nearest keeps uint8. */
+  expect(run(g, resize(g, "ResizeBilinear", "bu8", u8, size, 0, 1)), GRAFT_FLOAT32, D(1, 3, 4, 1),
+         ((const float[]){0.0f, 159.375f, 163.125f, 10.0f, 50.0f, 114.0625f, 134.6875f, 105.0f, 100.0f, 68.75f, 106.25f, 200.0f}));
+  expect(run(g, resize(g, "ResizeNearestNeighbor", "nu8", u8, size, 0, 1)), GRAFT_UINT8, D(1, 3, 4, 1),
+         ((const uint8_t[]){0, 255, 255, 10, 100, 50, 50, 200, 100, 50, 50, 200}));
+  graft_op *f64 = konst(g, "f64", GRAFT_FLOAT64, D(1, 2, 3, 1), ((const double[]){0, 255, 10, 100, 50, 200}));
+  expect(run(g, resize(g, "ResizeBilinear", "bf64", f64, konst(g, "s2", GRAFT_INT32, D(2), I32S(3, 2)), 1, 0)),
+         GRAFT_FLOAT32, D(1, 3, 2, 1), ((const float[]){0.0f, 10.0f, 50.0f, 105.0f, 100.0f, 200.0f}));
+}
+
+/* ---- Gradients ----------------------------------------------------------------------------- */
+
+struct grad_case {
+  int align_corners, half_pixel;
+  float bilinear[24];
+  float nearest[24];
+};
+static const struct grad_case kGradCases[] = {
+    {0, 0,
+     {-1.10000014f, -2.5f, -0.73333323f, 0.200000003f, 0.199999824f, 1.13333309f, 1.13333344f, 2.06666684f, 4.39999962f, 1.79999948f, -1.4666667f, -1.33333302f, -0.866666675f, -0.26666674f, -0.266666591f, 0.800000131f, 2.20000005f, 4.20000029f, 3.19999981f, 0.799999833f, 0.33333388f, -0.199999914f, -2.53333378f, -1.20000005f},
+     {1.0f, -4.0f, -2.0f, 0.0f, 2.0f, 4.0f, 0.0f, 0.0f, 4.0f, 6.0f, 1.0f, -4.0f, -2.0f, 0.0f, 0.0f, 0.0f, 0.5f, 1.5f, 2.5f, 3.5f, -2.5f, -1.5f, 0.0f, 0.0f}},
+    {0, 1,
+     {-0.333333373f, -2.5f, -0.766666651f, -0.400000036f, -0.400000274f, 0.66666615f, 1.50000024f, 2.83333397f, 3.74999976f, 2.91666603f, -0.100000203f, -0.766666532f, -1.0f, -1.20000005f, -0.74999994f, 0.750000238f, 1.16666687f, 2.50000024f, 2.53333354f, 1.49999976f, 1.73333406f, 0.700000048f, -2.83333397f, -1.50000036f},
+     {1.0f, -4.0f, 0.0f, 0.0f, -2.0f, 0.0f, 2.0f, 4.0f, 2.5f, 3.5f, 0.0f, 0.0f, -2.5f, -1.5f, -0.5f, 0.5f, 2.0f, 4.0f, 0.0f, 0.0f, 6.0f, 1.0f, -4.0f, -2.0f}},
+    {1, 0,
+     {-0.75f, -2.75f, -0.625f, 0.125f, -0.625f, 0.125f, 1.75f, 3.25f, 5.0f, 3.5f, -0.75f, -1.5f, -0.75f, -1.5f, -1.0f, 1.0f, 1.25f, 2.75f, 2.125f, 1.125f, 2.125f, 1.125f, -3.25f, -1.75f},
+     {-2.5f, -1.5f, 0.0f, 0.0f, -0.5f, 0.5f, 1.5f, 2.5f, 6.0f, 1.0f, 0.0f, 0.0f, -4.0f, -2.0f, 0.0f, 2.0f, 2.0f, 4.0f, 0.0f, 0.0f, 6.0f, 1.0f, -4.0f, -2.0f}},
+};
+
+/* The gradient ops on a 5x3 gradient of the 3x4 image, and the same through the gradients of
+ * the forward ops (graft_graph_add_gradients with kGrads as the output's gradient). */
+static void test_resize_gradients(void **state) {
+  graft_graph *g = *state;
+  graft_op *img = konst(g, "img", GRAFT_FLOAT32, D(1, 3, 4, 2), kImage);
+  graft_op *grads = konst(g, "grads", GRAFT_FLOAT32, D(1, 5, 3, 2), kGrads);
+  graft_op *size = konst(g, "size", GRAFT_INT32, D(2), I32S(5, 3));
+  graft_op *orig = konst(g, "orig", GRAFT_INT32, D(2), I32S(3, 4));
+  for (int i = 0; i < N_OF(kGradCases); ++i) {
+    const struct grad_case *c = &kGradCases[i];
+    char name[32];
+    snprintf(name, sizeof name, "bgrad%d", i);
+    graft_op_desc *d = desc(g, "ResizeBilinearGrad", name);
+    in(d, grads);
+    in(d, img);
+    GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "align_corners", c->align_corners));
+    GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "half_pixel_centers", c->half_pixel));
+    expect_f32_near(run(g, fin(d)), D(1, 3, 4, 2), c->bilinear, 1e-5f);
+    snprintf(name, sizeof name, "ngrad%d", i);
+    expect(run(g, resize(g, "ResizeNearestNeighborGrad", name, grads, orig, c->align_corners, c->half_pixel)),
+           GRAFT_FLOAT32, D(1, 3, 4, 2), c->nearest);
+
+    snprintf(name, sizeof name, "fwd_b%d", i);
+    graft_op *fb = resize(g, "ResizeBilinear", name, img, size, c->align_corners, c->half_pixel);
+    snprintf(name, sizeof name, "fwd_n%d", i);
+    graft_op *fn = resize(g, "ResizeNearestNeighbor", name, img, size, c->align_corners, c->half_pixel);
+    graft_output x = {img, 0};
+    graft_output dx[1];
+    graft_output yb = {fb, 0}, yn = {fn, 0}, dy = {grads, 0};
+    GT_OK(graft_graph_add_gradients(dx, g, &yb, 1, &x, 1, &dy, NULL));
+    expect_f32_near(run_feeds(g, dx[0].op, dx[0].index, 0, NULL, NULL), D(1, 3, 4, 2), c->bilinear, 1e-5f);
+    GT_OK(graft_graph_add_gradients(dx, g, &yn, 1, &x, 1, &dy, NULL));
+    expect(run_feeds(g, dx[0].op, dx[0].index, 0, NULL, NULL), GRAFT_FLOAT32, D(1, 3, 4, 2), c->nearest);
+  }
+}
+
+/* ---- Errors -------------------------------------------------------------------------------- */
+
+static void test_resize_errors(void **state) {
+  graft_graph *g = *state;
+  graft_op *img = ph(g, "img", GRAFT_FLOAT32);
+  graft_op *size = konst(g, "size", GRAFT_INT32, D(2), I32S(3, 3));
+  graft_op *b = resize(g, "ResizeBilinear", "b", img, size, 0, 0);
+  graft_op *n = resize(g, "ResizeNearestNeighbor", "n", img, size, 0, 0);
+  expect_error(g, b, img, tensor(GRAFT_FLOAT32, D(2, 2), NULL), GRAFT_EINVAL, "ResizeBilinear op 'b'",
+               "input must be 4-dimensional[2,2]");
+  expect_error(g, n, img, tensor(GRAFT_FLOAT32, D(2, 2), NULL), GRAFT_EINVAL, "ResizeNearestNeighbor op 'n'",
+               "input must be 4-dimensional[2,2]");
+  expect_error(g, b, img, tensor(GRAFT_FLOAT32, D(1, 0, 2, 1), NULL), GRAFT_EINVAL, "ResizeBilinear op 'b'",
+               "input image must be of non-zero size");
+  graft_op *sz = ph(g, "sz", GRAFT_INT32);
+  graft_op *b2 = resize(g, "ResizeBilinear", "b2", konst(g, "z", GRAFT_FLOAT32, D(1, 2, 2, 1), NULL), sz, 0, 0);
+  expect_error(g, b2, sz, tensor(GRAFT_INT32, D(2), I32S(0, 3)), GRAFT_EINVAL, "ResizeBilinear op 'b2'",
+               "output dimensions must be positive");
+  expect_error(g, b2, sz, tensor(GRAFT_INT32, D(3), I32S(1, 2, 3)), GRAFT_EINVAL, "ResizeBilinear op 'b2'",
+               "shape_t must have two elements[3]");
+  /* Both attrs set: refused when the kernel is made. */
+  graft_op *both =
+      resize(g, "ResizeNearestNeighbor", "both", konst(g, "z2", GRAFT_FLOAT32, D(1, 2, 2, 1), NULL), size, 1, 1);
+  expect_error(g, both, NULL, NULL, GRAFT_EINVAL, "both", "If half_pixel_centers is True, align_corners must be False.");
+  /* Known while building: a rank that is not 4. */
+  graft_op_desc *d = desc(g, "ResizeBilinear", "rank3");
+  in(d, konst(g, "r3", GRAFT_FLOAT32, D(2, 2, 1), NULL));
+  in(d, size);
+  graft_op *op = NULL;
+  GT_ERR(GRAFT_ESHAPE, graft_op_desc_finish(&op, d), "ResizeBilinear", "rank");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_resize, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_resize_types, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_resize_gradients, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_resize_errors, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
