@@ -87,6 +87,7 @@ class ResizeBilinearKernel : public OpKernel {
     GRAFT_RETURN_IF_ERROR(ReadResizeInputs(images, ctx.input(1), "input", &oh, &ow));
     const Dims& d = images.dims();
     const int64_t n = d[0], ih = d[1], iw = d[2], c = d[3];
+    if (c <= 0) return errors::InvalidArgument("image must have at least one channel");
     if (ih == 0 || iw == 0) return errors::InvalidArgument("input image must be of non-zero size");
     const auto ys = BilinearTaps(oh, ih, attrs_.Scale(ih, oh), attrs_.half_pixel_centers);
     const auto xs = BilinearTaps(ow, iw, attrs_.Scale(iw, ow), attrs_.half_pixel_centers);
@@ -129,6 +130,7 @@ class ResizeNearestNeighborKernel : public OpKernel {
     GRAFT_RETURN_IF_ERROR(ReadResizeInputs(images, ctx.input(1), "input", &oh, &ow));
     const Dims& d = images.dims();
     const int64_t n = d[0], ih = d[1], iw = d[2], c = d[3];
+    if (c <= 0) return errors::InvalidArgument("image must have at least one channel");
     if (ih == 0 || iw == 0) return errors::InvalidArgument("input image must be of non-zero size");
     const auto ys = NearestTaps(oh, ih, attrs_.Scale(ih, oh), attrs_);
     const auto xs = NearestTaps(ow, iw, attrs_.Scale(iw, ow), attrs_);

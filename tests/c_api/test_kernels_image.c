@@ -161,6 +161,8 @@ static void test_resize_errors(void **state) {
                "input must be 4-dimensional[2,2]");
   expect_error(g, b, img, tensor(GRAFT_FLOAT32, D(1, 0, 2, 1), NULL), GRAFT_EINVAL, "ResizeBilinear op 'b'",
                "input image must be of non-zero size");
+  expect_error(g, n, img, tensor(GRAFT_FLOAT32, D(1, 2, 2, 0), NULL), GRAFT_EINVAL, "ResizeNearestNeighbor op 'n'",
+               "image must have at least one channel");
   graft_op *sz = ph(g, "sz", GRAFT_INT32);
   graft_op *b2 = resize(g, "ResizeBilinear", "b2", konst(g, "z", GRAFT_FLOAT32, D(1, 2, 2, 1), NULL), sz, 0, 0);
   expect_error(g, b2, sz, tensor(GRAFT_INT32, D(2), I32S(0, 3)), GRAFT_EINVAL, "ResizeBilinear op 'b2'",

@@ -134,6 +134,11 @@ static void test_tensor_scatter(void **state) {
   expect_strings(run(g, tensor_scatter(g, "TensorScatterUpdate", "strs", strings(g, "s", D(2), ab),
                                        konst(g, "one", GRAFT_INT32, D(1, 1), I32S(1)), strings(g, "zs", D(1), z), NULL)),
                  D(2), az);
+  /* TensorScatterUpdate also takes uint16 indices. */
+  graft_op *u16 = konst(g, "u16", GRAFT_UINT16, D(1, 1), ((const uint16_t[]){2}));
+  expect(run(g, tensor_scatter(g, "TensorScatterUpdate", "u16upd", t, u16, konst(g, "u16u", GRAFT_FLOAT32, D(1), F32S(-9)),
+                               NULL)),
+         GRAFT_FLOAT32, D(4), F32S(1, 2, -9, 4));
   graft_op *bad = konst(g, "bad", GRAFT_INT32, D(2, 1), I32S(1, 7));
   expect(run(g, tensor_scatter(g, "TensorScatterAdd", "ignore", t, bad, konst(g, "iu", GRAFT_FLOAT32, D(2), F32S(5, 6)),
                                "IGNORE")),
