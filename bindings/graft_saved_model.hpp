@@ -24,6 +24,9 @@ class Signature {
  public:
   std::string name;
   std::string method_name;
+  /* How inputs and outputs nest, as JSON (graft_signature_structure). */
+  std::string input_structure;
+  std::string output_structure;
   std::vector<SignatureTensor> inputs() const { return inputs_; }
   std::vector<SignatureTensor> outputs() const { return outputs_; }
 #ifndef SWIG
@@ -63,6 +66,7 @@ class SavedModel {
   std::vector<Tensor> run(const std::string &signature, const std::vector<std::string> &input_keys,
                           const std::vector<Tensor> &inputs, const std::vector<std::string> &output_keys) {
     if (input_keys.size() != inputs.size()) throw Error(GRAFT_EINVAL, "graft: run needs one tensor per input key");
+    if (output_keys.empty()) throw Error(GRAFT_EINVAL, "graft: run needs the keys of the outputs to fetch");
     std::vector<const char *> ik, ok;
     std::vector<graft_tensor *> in;
     for (const auto &k : input_keys) ik.push_back(k.c_str());
@@ -75,6 +79,49 @@ class SavedModel {
     for (graft_tensor *t : out) result.emplace_back(t);
     return result;
   }
+  /* The object graph (TensorFlow 2 models): objects by '.'-joined path of child names. */
+  int object_kind(const std::string &path) const {
+    graft_saved_object_kind k = 0;
+    detail::check(graft_saved_model_object_kind(&k, m_.get(), path.c_str()));
+    return k;
+  }
+  int object_id(const std::string &path) const {
+    int id = 0;
+    detail::check(graft_saved_model_object_id(&id, m_.get(), path.c_str()));
+    return id;
+  }
+  std::vector<std::string> object_children(const std::string &path) const {
+    char *s = nullptr;
+    detail::check(graft_saved_model_object_children(&s, m_.get(), path.c_str()));
+    std::string text = detail::take_string(s);
+    std::vector<std::string> names;
+    for (size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+      names.push_back(text.substr(start, end - start));
+    return names;
+  }
+  /* The concrete functions of the function object at path (run each by name with run()). */
+  std::vector<Signature> functions(const std::string &path) const {
+    int n = 0;
+    detail::check(graft_saved_model_function_count(&n, m_.get(), path.c_str()));
+    std::vector<Signature> out;
+    for (int i = 0; i < n; ++i) {
+      const graft_signature *f = nullptr;
+      detail::check(graft_saved_model_function_at(&f, m_.get(), path.c_str(), i));
+      out.push_back(describe(f));
+    }
+    return out;
+  }
+  Tensor read_variable(const std::string &path) {
+    graft_tensor *t = nullptr;
+    detail::check(graft_saved_model_variable_read(&t, m_.get(), path.c_str()));
+    return Tensor(t);
+  }
+  std::string asset_path(const std::string &path) const {
+    char *s = nullptr;
+    detail::check(graft_saved_model_asset_path(&s, m_.get(), path.c_str()));
+    return detail::take_string(s);
+  }
+
   /* The model's graph (a reference of its own: it outlives the model if kept). */
   Graph graph() const { return Graph(GraphRef::share(graft_saved_model_graph(m_.get()))); }
   Session session() const {
@@ -117,6 +164,11 @@ class SavedModel {
     Signature sig;
     sig.name = graft_signature_name(s);
     sig.method_name = graft_signature_method_name(s);
+    char *js = nullptr;
+    detail::check(graft_signature_structure(&js, s, GRAFT_SIGNATURE_INPUT));
+    sig.input_structure = detail::take_string(js);
+    detail::check(graft_signature_structure(&js, s, GRAFT_SIGNATURE_OUTPUT));
+    sig.output_structure = detail::take_string(js);
     for (int io = 0; io < 2; ++io) {
       for (int i = 0; i < graft_signature_count(s, io); ++i) {
         SignatureTensor t;

@@ -8,13 +8,11 @@
 
 #include "core/checkpoint/tensor_bundle_reader.h"
 #include "core/graph_def.h"
-#include "core/runtime/resource_mgr.h"
+#include "core/saved_object_graph.h"
 #include "core/tensor_proto.h"
 #include "proto/meta_graph.pb-c.h"
 #include "proto/saved_model.pb-c.h"
-#include "proto/saved_object_graph.pb-c.h"
 #include "proto/saver.pb-c.h"
-#include "proto/trackable_object_graph.pb-c.h"
 
 namespace graft {
 namespace {
@@ -25,92 +23,6 @@ struct SavedModelFreer {
   void operator()(Graftpb__SavedModel* m) const { graftpb__saved_model__free_unpacked(m, nullptr); }
 };
 using SavedModelPtr = std::unique_ptr<Graftpb__SavedModel, SavedModelFreer>;
-
-struct TrackableGraphFreer {
-  void operator()(Graftpb__TrackableObjectGraph* g) const { graftpb__trackable_object_graph__free_unpacked(g, nullptr); }
-};
-
-template <typename T>
-const T* AttrOf(const Node& n, const char* name) {
-  auto it = n.attrs().find(name);
-  return it == n.attrs().end() ? nullptr : it->second.get<T>();
-}
-
-// TensorFlow 2 binds every function's captured variables to objects of the SavedModel's object
-// graph, and restores each object once from its checkpoint key. In the MetaGraph's graph the
-// same object may stand behind several VarHandleOps (one per traced function that captured it,
-// as when a module tracks another object's variables in a list): the saver's restore function
-// assigns only those it captured. This restores the others: for each function call of the graph
-// whose captures the object graph binds (SavedConcreteFunction.bound_inputs), a captured
-// VarHandleOp of a variable object that is still uninitialized gets the value the checkpoint's
-// object graph names for that object.
-Status RestoreBoundVariables(const Graftpb__MetaGraphDef* mg, const Graph& g, const std::string& prefix,
-                             ResourceMgr& resources) {
-  const Graftpb__SavedObjectGraph* og = mg->object_graph_def;
-  if (og == nullptr || og->n_concrete_functions == 0) return Status::Ok();
-  std::map<std::string_view, const Graftpb__SavedConcreteFunction*> bound;
-  for (size_t i = 0; i < og->n_concrete_functions; ++i) {
-    const auto* e = og->concrete_functions[i];
-    if (e->key != nullptr && e->value != nullptr && e->value->n_bound_inputs > 0) bound[e->key] = e->value;
-  }
-  if (bound.empty()) return Status::Ok();
-  std::unique_ptr<checkpoint::TensorBundleReader> reader;
-  GRAFT_RETURN_IF_ERROR(checkpoint::TensorBundleReader::Open(prefix, &reader));
-  Tensor serialized;
-  if (!reader->Read("_CHECKPOINTABLE_OBJECT_GRAPH", &serialized).ok()) return Status::Ok();  // a name-based checkpoint
-  if (serialized.dtype() != DType::kString || serialized.num_elements() != 1) {
-    return errors::DataLoss("the checkpoint's object graph is not a string scalar");
-  }
-  const std::string& bytes = serialized.strings()[0];
-  std::unique_ptr<Graftpb__TrackableObjectGraph, TrackableGraphFreer> tg(graftpb__trackable_object_graph__unpack(
-      nullptr, bytes.size(), reinterpret_cast<const uint8_t*>(bytes.data())));
-  if (!tg) return errors::DataLoss("the checkpoint's object graph cannot be parsed");
-
-  for (int64_t n = 0; n < g.num_nodes(); ++n) {
-    const Node* call = g.NodeAt(n);
-    if (call == nullptr || (call->type() != "StatefulPartitionedCall" && call->type() != "PartitionedCall")) continue;
-    const FuncValue* f = AttrOf<FuncValue>(*call, "f");
-    if (f == nullptr) continue;
-    auto it = bound.find(f->name);
-    if (it == bound.end()) continue;
-    const Graftpb__SavedConcreteFunction* cf = it->second;
-    const int first = call->num_inputs() - static_cast<int>(cf->n_bound_inputs);
-    for (size_t k = 0; k < cf->n_bound_inputs && first >= 0; ++k) {
-      const Node* handle = call->input(first + static_cast<int>(k)).node;
-      const int32_t object = cf->bound_inputs[k];
-      if (handle == nullptr || handle->type() != "VarHandleOp" || object < 0 ||
-          static_cast<size_t>(object) >= og->n_nodes || static_cast<size_t>(object) >= tg->n_nodes ||
-          og->nodes[object]->kind_case != GRAFTPB__SAVED_OBJECT__KIND_VARIABLE) {
-        continue;
-      }
-      std::string key;
-      const auto* tobj = tg->nodes[object];
-      for (size_t a = 0; a < tobj->n_attributes; ++a) {
-        if (tobj->attributes[a]->name && std::string_view(tobj->attributes[a]->name) == "VARIABLE_VALUE" &&
-            tobj->attributes[a]->checkpoint_key) {
-          key = tobj->attributes[a]->checkpoint_key;
-        }
-      }
-      const std::string* container = AttrOf<std::string>(*handle, "container");
-      const std::string* shared_name = AttrOf<std::string>(*handle, "shared_name");
-      const DType* dtype = AttrOf<DType>(*handle, "dtype");
-      const PartialShape* shape = AttrOf<PartialShape>(*handle, "shape");
-      if (key.empty() || dtype == nullptr) continue;
-      std::string name = shared_name && !shared_name->empty() ? *shared_name : handle->name();
-      std::shared_ptr<Variable> var;
-      GRAFT_RETURN_IF_ERROR(resources.LookupOrCreate(container ? *container : "", name, *dtype,
-                                                     shape ? *shape : PartialShape(), &var));
-      std::lock_guard<std::mutex> lock(var->mu);
-      if (var->initialized) continue;
-      Tensor value;
-      GRAFT_RETURN_IF_ERROR(reader->ReadChecked(key, *dtype, shape, &value)
-                                .WithContext(StrCat("restoring variable '", name, "' (object ", object, ")")));
-      var->value = std::move(value);
-      var->initialized = true;
-    }
-  }
-  return Status::Ok();
-}
 
 Status ReadFile(const std::string& path, std::string* out) {
   std::ifstream in(path, std::ios::binary);
@@ -209,6 +121,23 @@ Status CollectAssets(const Graftpb__MetaGraphDef* mg, std::vector<std::pair<std:
   return Status::Ok();
 }
 
+// A SignatureDef's inputs or outputs nest as one dict by key (the JSON of
+// core/saved_model_signature.h).
+std::string KeyedStructure(const std::vector<SignatureTensor>& tensors) {
+  std::string s = "{\"structure\":{\"dict\":{";
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (i) s.push_back(',');
+    s.push_back('"');
+    for (char c : tensors[i].key) {
+      if (c == '"' || c == '\\') s.push_back('\\');
+      if (static_cast<unsigned char>(c) >= 0x20) s.push_back(c);
+    }
+    s.append(StrCat("\":{\"tensor\":", i, "}"));
+  }
+  s.append("}}}");
+  return s;
+}
+
 Tensor StringScalar(std::string s) {
   Tensor t;
   (void)Tensor::FromStrings({}, {std::move(s)}, &t);
@@ -260,6 +189,7 @@ Status SavedModel::Load(const std::string& dir, std::vector<std::string> tags, G
   // Restore the variables from the checkpoint (a model without variables has no index).
   std::string prefix = dir + "/variables/variables";
   const Graftpb__SaverDef* saver = mg->saver_def;
+  std::string restored_prefix;
   if (saver != nullptr && saver->restore_op_name && *saver->restore_op_name &&
       std::filesystem::exists(prefix + ".index")) {
     Output filename;
@@ -274,9 +204,11 @@ Status SavedModel::Load(const std::string& dir, std::vector<std::string> tags, G
     std::vector<Tensor> none;
     GRAFT_RETURN_IF_ERROR(session.Run({{filename, StringScalar(prefix)}}, {}, {restore}, &none)
                               .WithContext(StrCat("restoring the variables of '", dir, "'")));
-    GRAFT_RETURN_IF_ERROR(RestoreBoundVariables(mg, g, prefix, session.resources())
-                              .WithContext(StrCat("restoring the variables of '", dir, "'")));
+    restored_prefix = prefix;
   }
+  GRAFT_RETURN_IF_ERROR(RestoreSavedObjectGraph(mg, dir, restored_prefix, graph, session_ptr, &model->objects_,
+                                                &model->functions_)
+                            .WithContext(StrCat("restoring the object graph of '", dir, "'")));
 
   // The init op: TensorFlow 2 names it in a signature, TensorFlow 1 in a collection.
   std::string init_op;
@@ -331,6 +263,7 @@ Status SavedModel::Load(const std::string& dir, std::vector<std::string> tags, G
     auto by_key = [](const SignatureTensor& a, const SignatureTensor& b) { return a.key < b.key; };
     std::sort(sig.inputs.begin(), sig.inputs.end(), by_key);
     std::sort(sig.outputs.begin(), sig.outputs.end(), by_key);
+    for (int io = 0; io < 2; ++io) sig.structure[io] = KeyedStructure(io == 0 ? sig.inputs : sig.outputs);
     model->signatures_.push_back(std::move(sig));
   }
   std::sort(model->signatures_.begin(), model->signatures_.end(),
@@ -343,12 +276,66 @@ const Signature* SavedModel::FindSignature(std::string_view name) const {
   for (const Signature& s : signatures_) {
     if (s.name == name) return &s;
   }
+  for (const Signature& s : functions_) {
+    if (s.name == name) return &s;
+  }
   return nullptr;
+}
+
+Status SavedModel::FindObject(std::string_view path, int* out) const {
+  if (objects_.empty()) {
+    return errors::NotFound("the model has no object graph (it was not saved from TensorFlow 2 objects), so no "
+                            "object '", path, "'");
+  }
+  int id = 0;
+  std::string_view rest = path;
+  std::string walked;
+  while (!rest.empty()) {
+    // Child names may contain '.' (dict keys): take the longest child name that the rest
+    // starts with, followed by '.' or the end.
+    const SavedObject& o = objects_[id];
+    int next = -1;
+    size_t used = 0;
+    for (const auto& [name, child] : o.children) {
+      if (name.size() > used && rest.substr(0, name.size()) == name &&
+          (rest.size() == name.size() || rest[name.size()] == '.')) {
+        next = child;
+        used = name.size();
+      }
+    }
+    if (next < 0) {
+      std::string names;
+      for (const auto& c : o.children) names.append(StrCat(names.empty() ? "" : ", ", c.first));
+      std::string_view part = rest.substr(0, rest.find('.'));
+      return errors::NotFound("object '", walked.empty() ? "(root)" : walked, "' has no child '", part,
+                              "' (its children: ", names.empty() ? "none" : names, ")");
+    }
+    walked.append(StrCat(walked.empty() ? "" : ".", rest.substr(0, used)));
+    rest.remove_prefix(used);
+    if (!rest.empty()) rest.remove_prefix(1);
+    id = next;
+  }
+  *out = id;
+  return Status::Ok();
+}
+
+Status SavedModel::ReadVariable(std::string_view path, Tensor* out) {
+  int id = 0;
+  GRAFT_RETURN_IF_ERROR(FindObject(path, &id));
+  if (objects_[id].kind != SavedObject::Kind::kVariable) {
+    return errors::InvalidArgument("object '", path, "' is not a variable");
+  }
+  std::vector<Tensor> values;
+  GRAFT_RETURN_IF_ERROR(
+      session_->Run({}, {objects_[id].value}, {}, &values).WithContext(StrCat("reading variable '", path, "'")));
+  *out = std::move(values[0]);
+  return Status::Ok();
 }
 
 Status SavedModel::Run(std::string_view name, const std::vector<std::pair<std::string, Tensor>>& inputs,
                        const std::vector<std::string>& output_keys, std::vector<Tensor>* outputs) {
   const Signature* sig = FindSignature(name);
+  if (sig != nullptr && !sig->unavailable.empty()) return errors::Unimplemented(sig->unavailable);
   if (sig == nullptr) {
     std::string names;
     for (const Signature& s : signatures_) {

@@ -13,23 +13,10 @@
 
 #include "core/graph.h"
 #include "core/runtime/session.h"
+#include "core/saved_model_signature.h"
+#include "core/saved_object_graph.h"
 
 namespace graft {
-
-struct SignatureTensor {
-  std::string key;          // the signature's name for it ("x")
-  std::string tensor_name;  // the graph's tensor ("serving_default_x:0")
-  DType dtype = DType::kInvalid;
-  PartialShape shape;
-  Output tensor;
-};
-
-struct Signature {
-  std::string name;         // "serving_default"
-  std::string method_name;  // "tensorflow/serving/predict"
-  std::vector<SignatureTensor> inputs;   // sorted by key
-  std::vector<SignatureTensor> outputs;  // sorted by key
-};
 
 // The tag sets of the MetaGraphs of the SavedModel in dir (for `graft inspect`).
 Status ReadSavedModelTags(const std::string& dir, std::vector<std::vector<std::string>>* out);
@@ -47,9 +34,21 @@ class SavedModel {
   Session& session() { return *session_; }
   const std::vector<std::string>& tags() const { return tags_; }
   const std::vector<Signature>& signatures() const { return signatures_; }
+  // A signature, or else a restored concrete function, by name; nullptr when there is none.
   const Signature* FindSignature(std::string_view name) const;
 
-  // Runs signature `name`: inputs by key (every input the outputs depend on must be given),
+  // The TensorFlow 2 object graph (core/saved_object_graph.h): objects()[0] is the saved root
+  // object; empty for TensorFlow 1 models. functions() are the concrete functions its function
+  // objects name, callable through Run by name.
+  const std::vector<SavedObject>& objects() const { return objects_; }
+  const std::vector<Signature>& functions() const { return functions_; }
+  // The object at path: child names from the root joined by '.' ("layers.0.kernel"; "" is the
+  // root). kNotFound names the first missing child and lists the children there are.
+  Status FindObject(std::string_view path, int* out) const;
+  // The current value of the variable object at path.
+  Status ReadVariable(std::string_view path, Tensor* out);
+
+  // Runs signature (or restored concrete function) `name`: inputs by key (every input the outputs depend on must be given),
   // outputs by key (empty: all, in key order). Errors name the signature and the key.
   Status Run(std::string_view name, const std::vector<std::pair<std::string, Tensor>>& inputs,
              const std::vector<std::string>& output_keys, std::vector<Tensor>* outputs);
@@ -60,6 +59,8 @@ class SavedModel {
   Session* session_ = nullptr;
   std::vector<std::string> tags_;
   std::vector<Signature> signatures_;
+  std::vector<SavedObject> objects_;
+  std::vector<Signature> functions_;
 };
 
 }  // namespace graft

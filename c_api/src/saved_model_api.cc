@@ -20,6 +20,7 @@ struct graft_saved_model {
   std::unique_ptr<graft_session> session;
   std::unique_ptr<graft::SavedModel> model;
   std::vector<graft_signature> signatures;  // one per model signature, same order
+  std::vector<graft_signature> functions;   // one per restored concrete function, same order
 };
 
 struct graft_signature_def {
@@ -48,6 +49,15 @@ Status CheckAt(const graft_signature* s, int io, int i, const graft::SignatureTe
   return Status::Ok();
 }
 
+Status FindObject(const graft_saved_model* model, const char* path, const graft::SavedObject** out) {
+  GRAFT_CHECK_ARG(model);
+  GRAFT_CHECK_ARG(path);
+  int id = 0;
+  GRAFT_RETURN_IF_ERROR(model->model->FindObject(path, &id));
+  *out = &model->model->objects()[static_cast<size_t>(id)];
+  return Status::Ok();
+}
+
 }  // namespace
 
 extern "C" {
@@ -72,6 +82,7 @@ GRAFT_API int graft_saved_model_load(graft_saved_model** out, const char* dir, c
     GRAFT_RETURN_IF_ERROR(m->session->session.init_status());
     GRAFT_RETURN_IF_ERROR(graft::SavedModel::Load(dir, std::move(t), m->graph.get(), &m->session->session, &m->model));
     for (const graft::Signature& s : m->model->signatures()) m->signatures.push_back(graft_signature{&s});
+    for (const graft::Signature& s : m->model->functions()) m->functions.push_back(graft_signature{&s});
     *out = m.release();
     return Status::Ok();
   });
@@ -208,6 +219,116 @@ GRAFT_API int graft_saved_model_run(graft_tensor** out_values, graft_saved_model
     std::vector<std::unique_ptr<graft_tensor>> handles;
     for (graft::Tensor& v : values) handles.push_back(std::make_unique<graft_tensor>(std::move(v)));
     for (size_t i = 0; i < handles.size(); ++i) out_values[i] = handles[i].release();
+    return Status::Ok();
+  });
+}
+
+GRAFT_API int graft_saved_model_object_kind(graft_saved_object_kind* out, const graft_saved_model* model,
+                                           const char* path) {
+  return Guard("graft_saved_model_object_kind", [&]() -> Status {
+    GRAFT_CHECK_ARG(out);
+    const graft::SavedObject* o = nullptr;
+    GRAFT_RETURN_IF_ERROR(FindObject(model, path, &o));
+    using Kind = graft::SavedObject::Kind;
+    switch (o->kind) {
+      case Kind::kUserObject: *out = GRAFT_SAVED_OBJECT_USER; break;
+      case Kind::kList: *out = GRAFT_SAVED_OBJECT_LIST; break;
+      case Kind::kDict: *out = GRAFT_SAVED_OBJECT_DICT; break;
+      case Kind::kTuple: *out = GRAFT_SAVED_OBJECT_TUPLE; break;
+      case Kind::kVariable: *out = GRAFT_SAVED_OBJECT_VARIABLE; break;
+      case Kind::kFunction: *out = GRAFT_SAVED_OBJECT_FUNCTION; break;
+      case Kind::kConcreteFunction: *out = GRAFT_SAVED_OBJECT_CONCRETE_FUNCTION; break;
+      case Kind::kAsset: *out = GRAFT_SAVED_OBJECT_ASSET; break;
+      case Kind::kConstant: *out = GRAFT_SAVED_OBJECT_CONSTANT; break;
+      case Kind::kResource: *out = GRAFT_SAVED_OBJECT_RESOURCE; break;
+      case Kind::kOther: *out = GRAFT_SAVED_OBJECT_OTHER; break;
+    }
+    return Status::Ok();
+  });
+}
+
+GRAFT_API int graft_saved_model_object_id(int* out, const graft_saved_model* model, const char* path) {
+  return Guard("graft_saved_model_object_id", [&]() -> Status {
+    GRAFT_CHECK_ARG(out);
+    const graft::SavedObject* o = nullptr;
+    GRAFT_RETURN_IF_ERROR(FindObject(model, path, &o));
+    *out = static_cast<int>(o - model->model->objects().data());
+    return Status::Ok();
+  });
+}
+
+GRAFT_API int graft_saved_model_object_children(char** out, const graft_saved_model* model, const char* path) {
+  return Guard("graft_saved_model_object_children", [&]() -> Status {
+    GRAFT_CHECK_ARG(out);
+    const graft::SavedObject* o = nullptr;
+    GRAFT_RETURN_IF_ERROR(FindObject(model, path, &o));
+    std::string text;
+    for (const auto& child : o->children) {
+      text.append(child.first);
+      text.push_back('\n');
+    }
+    *out = graft::capi::CopyString(text);
+    return Status::Ok();
+  });
+}
+
+GRAFT_API int graft_saved_model_function_count(int* out, const graft_saved_model* model, const char* path) {
+  return Guard("graft_saved_model_function_count", [&]() -> Status {
+    GRAFT_CHECK_ARG(out);
+    const graft::SavedObject* o = nullptr;
+    GRAFT_RETURN_IF_ERROR(FindObject(model, path, &o));
+    *out = static_cast<int>(o->functions.size());
+    return Status::Ok();
+  });
+}
+
+GRAFT_API int graft_saved_model_function_at(const graft_signature** out, const graft_saved_model* model,
+                                            const char* path, int i) {
+  return Guard("graft_saved_model_function_at", [&]() -> Status {
+    GRAFT_CHECK_ARG(out);
+    const graft::SavedObject* o = nullptr;
+    GRAFT_RETURN_IF_ERROR(FindObject(model, path, &o));
+    if (o->functions.empty()) return graft::errors::InvalidArgument("object '", path, "' is not a function");
+    if (i < 0 || static_cast<size_t>(i) >= o->functions.size()) {
+      return graft::errors::OutOfRange("function '", path, "' has ", o->functions.size(),
+                                       " concrete functions, not one at index ", i);
+    }
+    *out = &model->functions[static_cast<size_t>(o->functions[static_cast<size_t>(i)])];
+    return Status::Ok();
+  });
+}
+
+GRAFT_API int graft_saved_model_variable_read(graft_tensor** out, graft_saved_model* model, const char* path) {
+  return Guard("graft_saved_model_variable_read", [&]() -> Status {
+    GRAFT_CHECK_ARG(out);
+    GRAFT_CHECK_ARG(model);
+    GRAFT_CHECK_ARG(path);
+    graft::Tensor value;
+    GRAFT_RETURN_IF_ERROR(model->model->ReadVariable(path, &value));
+    *out = new graft_tensor(std::move(value));
+    return Status::Ok();
+  });
+}
+
+GRAFT_API int graft_saved_model_asset_path(char** out, const graft_saved_model* model, const char* path) {
+  return Guard("graft_saved_model_asset_path", [&]() -> Status {
+    GRAFT_CHECK_ARG(out);
+    const graft::SavedObject* o = nullptr;
+    GRAFT_RETURN_IF_ERROR(FindObject(model, path, &o));
+    if (o->kind != graft::SavedObject::Kind::kAsset) return graft::errors::InvalidArgument("object '", path, "' is not an asset");
+    *out = graft::capi::CopyString(o->asset_path);
+    return Status::Ok();
+  });
+}
+
+GRAFT_API int graft_signature_structure(char** out, const graft_signature* s, graft_signature_io io) {
+  return Guard("graft_signature_structure", [&]() -> Status {
+    GRAFT_CHECK_ARG(out);
+    GRAFT_CHECK_ARG(s);
+    if (io != GRAFT_SIGNATURE_INPUT && io != GRAFT_SIGNATURE_OUTPUT) {
+      return graft::errors::InvalidArgument("io is ", io, ", not GRAFT_SIGNATURE_INPUT or GRAFT_SIGNATURE_OUTPUT");
+    }
+    *out = graft::capi::CopyString(s->sig->structure[io == GRAFT_SIGNATURE_INPUT ? 0 : 1]);
     return Status::Ok();
   });
 }

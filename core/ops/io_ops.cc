@@ -313,6 +313,19 @@ void RegisterIoOps(OpRegistry& r) {
         return Status::Ok();
       });
 
+  // --- Whole files ---
+  Add(r, OpDefBuilder("ReadFile").Input("filename: string").Output("contents: string"),
+      [](InferenceContext& c) -> Status {
+        GRAFT_RETURN_IF_ERROR(c.WithRank(0, 0));
+        c.set_output(0, PartialShape::Scalar());
+        return Status::Ok();
+      });
+  Add(r, OpDefBuilder("WriteFile").Input("filename: string").Input("contents: string").SetIsStateful(),
+      [](InferenceContext& c) -> Status {
+        for (int i = 0; i < 2; ++i) GRAFT_RETURN_IF_ERROR(c.WithRank(i, 0));
+        return Status::Ok();
+      });
+
   // --- Strings and logging ---
   Add(r,
       OpDefBuilder("StringJoin").Input("inputs: N * string").Output("output: string").Attr("N: int >= 0").Attr(

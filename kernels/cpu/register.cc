@@ -26,10 +26,14 @@ void RegisterBuiltinKernels(KernelRegistry& r) {
   cpu::RegisterEinsumKernels(r);
   cpu::RegisterNnGradKernels(r);
   cpu::RegisterCheckpointKernels(r);
+  cpu::RegisterFileKernels(r);
   cpu::RegisterTensorListKernels(r);
   cpu::RegisterStackKernels(r);
   cpu::RegisterSegmentKernels(r);
   cpu::RegisterSparseVariableKernels(r);
+  cpu::RegisterScatterNdKernels(r);
+  cpu::RegisterImageKernels(r);
+  cpu::RegisterBucketizeKernels(r);
   cpu::RegisterFloat16Kernels(r);  // last: it wraps the float32 kernels above
 }
 

@@ -28,10 +28,14 @@ void RegisterBatchMatMulKernels(KernelRegistry& r);  // batch_matmul_kernels.cc
 void RegisterEinsumKernels(KernelRegistry& r);     // einsum_kernels.cc
 void RegisterNnGradKernels(KernelRegistry& r);     // nn_grad_kernels.cc
 void RegisterCheckpointKernels(KernelRegistry& r);  // checkpoint_kernels.cc
+void RegisterFileKernels(KernelRegistry& r);        // file_kernels.cc
 void RegisterTensorListKernels(KernelRegistry& r);  // tensor_list_kernels.cc
 void RegisterStackKernels(KernelRegistry& r);       // stack_kernels.cc
 void RegisterSegmentKernels(KernelRegistry& r);     // segment_kernels.cc
 void RegisterSparseVariableKernels(KernelRegistry& r);  // sparse_variable_kernels.cc
+void RegisterScatterNdKernels(KernelRegistry& r);   // scatter_nd_kernels.cc
+void RegisterImageKernels(KernelRegistry& r);       // image_kernels.cc
+void RegisterBucketizeKernels(KernelRegistry& r);   // bucketize_kernels.cc
 // Last: float16/bfloat16 kernels made from the float32 kernels registered before it.
 void RegisterFloat16Kernels(KernelRegistry& r);     // float16_kernels.cc
 

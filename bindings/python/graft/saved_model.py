@@ -1,5 +1,10 @@
-"""graft.saved_model: loading TensorFlow SavedModels and calling their signatures, and saving a
+"""graft.saved_model: loading TensorFlow SavedModels — their signatures and, for models saved
+from TensorFlow 2 objects, the saved module itself: its tracked children (modules, lists and
+dicts of them), variables and tf.functions, as tf.saved_model.load restores them — and saving a
 session's graph and variables as one (save_session, compat.v1.saved_model.simple_save)."""
+import collections
+import json
+
 import numpy as np
 
 from graft import dtypes as _dtypes
@@ -59,13 +64,353 @@ class _Signature:
         return f"<graft.saved_model signature {self.name!r}>"
 
 
-class LoadedModel:
-    """A loaded SavedModel: .signatures maps names to callables; .graph and .session expose it."""
+# The values of graft_saved_object_kind (graft/saved_model.h).
+_USER, _VARIABLE, _FUNCTION, _CONCRETE_FUNCTION, _ASSET, _CONSTANT, _RESOURCE, _OTHER, _LIST, _DICT, _TUPLE = range(11)
+
+
+class _RestoredObject:
+    """A tracked object of the saved module: its children are attributes; calling it calls its
+    restored `__call__` function when it has one (a Keras layer, a module with __call__)."""
+
+    def __call__(self, *args, **kwargs):
+        fn = self.__dict__.get("__call__")
+        if fn is None:
+            raise TypeError(f"{self!r} is not callable (it was saved without a __call__ tf.function)")
+        return fn(*args, **kwargs)
+
+    def __repr__(self):
+        names = sorted(k for k in self.__dict__ if not k.startswith("_graft"))
+        return f"<graft restored object with {names}>"
+
+
+class RestoredVariable:
+    """A variable of the saved module; its value is the model's current one (functions that
+    update it are seen here)."""
+
+    def __init__(self, model, path):
+        self._model = model
+        self._path = path
+        self._spec = None
+
+    def read_value(self):
+        return EagerTensor(_fw._context.from_tensor(self._model._c.read_variable(self._path)))
+
+    value = read_value
+
+    def numpy(self):
+        return self.read_value().numpy()
+
+    def __array__(self, dtype=None, copy=None):
+        v = self.numpy()
+        return v if dtype is None else v.astype(dtype)
+
+    @property
+    def dtype(self):
+        return self.read_value().dtype
+
+    @property
+    def shape(self):
+        return self.read_value().shape
+
+    def __repr__(self):
+        v = self.read_value()
+        return f"<graft restored Variable '{self._path}' shape={v.shape} dtype={v.dtype.name}, numpy={v.numpy()!r}>"
+
+
+class RestoredAsset:
+    """An asset file of the saved module: asset_path is where it is in the SavedModel."""
+
+    def __init__(self, path):
+        self.asset_path = path
+
+    def __repr__(self):
+        return f"<graft restored Asset {self.asset_path!r}>"
+
+
+class _NoMatch(Exception):
+    pass
+
+
+def _leaf_value(node):
+    """The Python value of a non-tensor leaf of a structure."""
+    if "none" in node:
+        return None
+    for key, conv in (("bool", bool), ("int", int), ("float", float), ("string", str)):
+        if key in node:
+            return conv(node[key])
+    raise _NoMatch
+
+
+def _as_input(value, spec, convert):
+    """value as a graft_swig.Tensor matching spec (a {"tensor": ...} node), or _NoMatch."""
+    dtype = _dtypes.as_dtype(spec["dtype"])
+    if isinstance(value, EagerTensor):
+        if value.dtype != dtype:
+            raise _NoMatch
+        t = value._value.to_tensor()
+    elif isinstance(value, Tensor):
+        raise TypeError("a function restored from a SavedModel is called eagerly: symbolic tensors cannot be passed "
+                        "to it (calling it inside graft.function is not supported yet)")
+    elif isinstance(value, (np.ndarray, np.generic)):
+        if np.asarray(value).dtype != dtype.as_numpy_dtype and not convert:
+            raise _NoMatch
+        t = _fw._host_c_tensor(value, dtype)
+    elif convert and isinstance(value, (bool, int, float, list, tuple)):
+        # A Python value converts as graft.constant would (floats to float32, ints to int32).
+        converted = _fw.convert_to_tensor(value)
+        if converted.dtype != dtype:
+            raise _NoMatch
+        t = converted._value.to_tensor()
+    else:
+        raise _NoMatch
+    shape = spec["shape"]
+    if shape is not None:
+        dims = list(t.shape())
+        if len(dims) != len(shape) or any(w >= 0 and d != w for d, w in zip(dims, shape)):
+            raise _NoMatch
+    return t
+
+
+def _flatten_into(node, value, flat, convert):
+    if "tensor" in node:
+        flat[node["tensor"]] = _as_input(value, node, convert)
+    elif "tuple" in node or "list" in node:
+        items = node.get("tuple", node.get("list"))
+        if not isinstance(value, (tuple, list)) or len(value) != len(items):
+            raise _NoMatch
+        for n, v in zip(items, value):
+            _flatten_into(n, v, flat, convert)
+    elif "dict" in node:
+        if not isinstance(value, dict) or set(value) != set(node["dict"]):
+            raise _NoMatch
+        for k, n in node["dict"].items():
+            _flatten_into(n, value[k], flat, convert)
+    elif "namedtuple" in node:
+        if not isinstance(value, tuple) or len(value) != len(node["fields"]):
+            raise _NoMatch
+        for (_, n), v in zip(node["fields"], value):
+            _flatten_into(n, v, flat, convert)
+    else:
+        try:
+            same = _leaf_value(node) == value
+        except _NoMatch:
+            raise
+        if not same:
+            raise _NoMatch
+
+
+def _rebuild(node, flat):
+    if "tensor" in node:
+        return flat[node["tensor"]]
+    if "tuple" in node:
+        return tuple(_rebuild(n, flat) for n in node["tuple"])
+    if "list" in node:
+        return [_rebuild(n, flat) for n in node["list"]]
+    if "dict" in node:
+        return {k: _rebuild(n, flat) for k, n in node["dict"].items()}
+    if "namedtuple" in node:
+        cls = collections.namedtuple(node["namedtuple"] or "NamedTuple", [k for k, _ in node["fields"]])
+        return cls(*[_rebuild(n, flat) for _, n in node["fields"]])
+    return _leaf_value(node)
+
+
+class RestoredConcreteFunction:
+    """One traced concrete function of a restored tf.function: called with arguments of its
+    input signature, it returns its outputs in their saved structure."""
+
+    def __init__(self, model, c_sig):
+        self._model = model
+        self.name = c_sig.name
+        self._keys = [t.key for t in c_sig.inputs()]
+        self._out_keys = [t.key for t in c_sig.outputs()]
+        ins = json.loads(c_sig.input_structure)
+        self._structure = ins["structure"]
+        self._arg_names = ins.get("arg_names", [])
+        self._outputs = json.loads(c_sig.output_structure)["structure"]
+        self._num_inputs = len(_tensor_nodes(self._structure))
+
+    @property
+    def structured_input_signature(self):
+        return _rebuild(self._structure, [_spec(n) for n in _tensor_nodes(self._structure)])
+
+    @property
+    def structured_outputs(self):
+        return _rebuild(self._outputs, [_spec(n) for n in _tensor_nodes(self._outputs)])
+
+    def _bind(self, args, kwargs, convert):
+        """The flat input tensors for args/kwargs, or _NoMatch."""
+        top = self._structure.get("tuple")
+        if top is None or len(top) != 2 or "tuple" not in top[0] or "dict" not in top[1]:
+            raise _NoMatch
+        params, kw_params = top[0]["tuple"], top[1]["dict"]
+        if len(args) > len(params):
+            raise _NoMatch
+        kwargs = dict(kwargs)
+        positional = list(args)
+        for i in range(len(args), len(params)):
+            name = self._arg_names[i] if i < len(self._arg_names) else None
+            if name is not None and name in kwargs:
+                positional.append(kwargs.pop(name))
+            elif "tensor" not in params[i] and not any(k in params[i] for k in ("tuple", "list", "dict", "namedtuple")):
+                positional.append(_leaf_value(params[i]))  # a Python default the trace used
+            else:
+                raise _NoMatch
+        flat = [None] * self._num_inputs
+        _flatten_into({"tuple": params}, tuple(positional), flat, convert)
+        _flatten_into({"dict": kw_params}, kwargs, flat, convert)
+        return flat
+
+    def _run(self, flat):
+        if any(t is None for t in flat):
+            raise _NoMatch
+        if len(flat) != len(self._keys):
+            # A function Graft cannot call lists no inputs; running it reports why before it
+            # looks at any key.
+            self._model._c.run(self.name, [], [], ["output_0"])
+        outs = self._model._c.run(self.name, self._keys, flat, self._out_keys)
+        values = [EagerTensor(_fw._context.from_tensor(t)) for t in outs]
+        return _rebuild(self._outputs, values)
+
+    def __call__(self, *args, **kwargs):
+        for convert in (False, True):
+            try:
+                flat = self._bind(args, kwargs, convert)
+            except _NoMatch:
+                continue
+            return self._run(flat)
+        raise TypeError(f"concrete function {self.name!r} cannot be called with {_describe(args, kwargs)}; it "
+                        f"takes {self.structured_input_signature}")
+
+    def __repr__(self):
+        return f"<graft restored ConcreteFunction {self.name!r} inputs={self.structured_input_signature}>"
+
+
+def _tensor_nodes(node):
+    out = []
+
+    def walk(n):
+        if "tensor" in n:
+            out.append(n)
+        for key in ("tuple", "list"):
+            for c in n.get(key, ()):
+                walk(c)
+        for c in n.get("dict", {}).values():
+            walk(c)
+        for _, c in n.get("fields", ()):
+            walk(c)
+    walk(node)
+    out.sort(key=lambda n: n["tensor"])
+    return out
+
+
+def _spec(node):
+    from graft.function import TensorSpec
+    shape = None if node["shape"] is None else [None if d < 0 else d for d in node["shape"]]
+    return TensorSpec(shape, _dtypes.as_dtype(node["dtype"]), node["name"] or None)
+
+
+def _describe(args, kwargs):
+    def one(v):
+        if isinstance(v, Tensor):
+            return f"Tensor(shape={v.shape}, dtype={v.dtype.name})"
+        return repr(v)
+    parts = [one(a) for a in args] + [f"{k}={one(v)}" for k, v in kwargs.items()]
+    return "(" + ", ".join(parts) + ")"
+
+
+class RestoredFunction:
+    """A tf.function of the saved module: its saved concrete functions (one per input signature
+    it was traced with); a call runs the first one its arguments match, as TensorFlow does."""
+
+    def __init__(self, model, path):
+        self._path = path
+        self.concrete_functions = [RestoredConcreteFunction(model, s) for s in model._c.functions(path)]
+
+    def __call__(self, *args, **kwargs):
+        for convert in (False, True):
+            for cf in self.concrete_functions:
+                try:
+                    flat = cf._bind(args, kwargs, convert)
+                except _NoMatch:
+                    continue
+                return cf._run(flat)
+        options = "\n".join(f"  Option {i + 1}: {cf.structured_input_signature}"
+                            for i, cf in enumerate(self.concrete_functions))
+        raise ValueError(f"Could not find matching concrete function to call loaded from the SavedModel "
+                         f"('{self._path}'). Got: {_describe(args, kwargs)}. Expected these arguments to match "
+                         f"one of the following {len(self.concrete_functions)} option(s):\n{options}")
+
+    def get_concrete_function(self, *args, **kwargs):
+        for convert in (False, True):
+            for cf in self.concrete_functions:
+                try:
+                    cf._bind(args, kwargs, convert)
+                except _NoMatch:
+                    continue
+                return cf
+        raise ValueError(f"no concrete function of '{self._path}' matches {_describe(args, kwargs)}")
+
+    def __repr__(self):
+        return f"<graft restored function '{self._path}' with {len(self.concrete_functions)} concrete function(s)>"
+
+
+class LoadedModel(_RestoredObject):
+    """A loaded SavedModel: .signatures maps names to callables; .graph and .session expose it.
+    A model saved from TensorFlow 2 objects is also the saved root object: its tracked children,
+    variables and tf.functions are attributes (lists and dicts of tracked objects are Python
+    lists and dicts), as tf.saved_model.load gives them."""
 
     def __init__(self, path, tags):
         self._c = _c.SavedModel(str(path), list(tags))
         self.signatures = {s.name: _Signature(self, s) for s in self._c.signatures()}
         self.tensorflow_version = None
+        try:
+            self._c.object_kind("")
+        except errors.NotFoundError:
+            return  # a TensorFlow 1 model: no object graph
+        restored = {0: self}
+        for name in self._c.object_children(""):
+            if name == "signatures":
+                continue  # the SignatureDefs above
+            value = self._restore(name, restored)
+            if value is not None:
+                setattr(self, name, value)
+
+    def _restore(self, path, restored):
+        oid = self._c.object_id(path)
+        if oid in restored:
+            return restored[oid]
+        kind = self._c.object_kind(path)
+        if kind == _VARIABLE:
+            value = RestoredVariable(self, path)
+        elif kind in (_FUNCTION, _CONCRETE_FUNCTION):
+            value = RestoredFunction(self, path)
+            if kind == _CONCRETE_FUNCTION and len(value.concrete_functions) == 1:
+                value = value.concrete_functions[0]
+        elif kind == _ASSET:
+            value = RestoredAsset(self._c.asset_path(path))
+        elif kind in (_LIST, _TUPLE):
+            value = []
+            restored[oid] = value
+            value.extend(self._restore(f"{path}.{n}", restored) for n in self._c.object_children(path))
+            if kind == _TUPLE:
+                value = tuple(value)
+        elif kind == _DICT:
+            value = {}
+            restored[oid] = value
+            for n in self._c.object_children(path):
+                value[n] = self._restore(f"{path}.{n}", restored)
+        elif kind == _USER:
+            value = _RestoredObject()
+            restored[oid] = value
+            for n in self._c.object_children(path):
+                child = self._restore(f"{path}.{n}", restored)
+                if child is not None:
+                    value.__dict__[n] = child
+        else:
+            value = None  # constants and resources are only what functions capture
+        restored[oid] = value
+        return value
 
     @property
     def graph(self):

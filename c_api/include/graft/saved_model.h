@@ -94,7 +94,7 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_tensor(graft_output *out, co
                                                            int i);
 
 /*
- * Runs signature `signature`: inputs[i] is the value of input key input_keys[i]; out_values[i]
+ * Runs signature `signature` (or a restored concrete function by its name, see below): inputs[i] is the value of input key input_keys[i]; out_values[i]
  * receives output output_keys[i] (noutputs 0 with out_values sized for every output: all of
  * them, in key order). Errors name the signature and the key: an unknown key
  * (GRAFT_ENOTFOUND, listing the keys there are), a value of the wrong dtype (GRAFT_EDTYPE) or
@@ -106,6 +106,79 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_run(graft_tensor **out_val
                                                           const char *signature, const char *const *input_keys,
                                                           graft_tensor *const *inputs, int ninputs,
                                                           const char *const *output_keys, int noutputs);
+
+/* ---- Objects (TensorFlow 2 SavedModels) ----------------------------------------------------
+ *
+ * A model saved from TensorFlow 2 objects (tf.Module, Keras) keeps its object graph: the saved
+ * root object, its tracked children (nested modules, lists and dicts of them, variables,
+ * tf.functions, assets), as tf.saved_model.load restores them. An object is named by a path of
+ * child names from the root joined by '.': "" is the root, "layers.0.kernel" the child
+ * "kernel" of the child "0" (a list's elements are named by index) of the child "layers". A
+ * child name that itself contains '.' (a dict key) is matched whole. Models written by
+ * TensorFlow 1 have no object graph: every path is GRAFT_ENOTFOUND.
+ *
+ * A tf.function is one or more concrete functions (one per input signature it was traced
+ * with); each is a graft_signature whose inputs are its tensor arguments in argument order
+ * (nested arguments flattened as TensorFlow flattens them) and whose outputs are its flattened
+ * results. Run one with graft_saved_model_run under its name (graft_signature_name).
+ * Functions, signatures and variables of one model share its variables: an update made by one
+ * is seen by the others. Everything here is read-only after loading and thread-safe.
+ */
+typedef int32_t graft_saved_object_kind;
+enum graft_saved_object_kind_value {
+  GRAFT_SAVED_OBJECT_USER = 0,              /* a module or other tracked object; has children */
+  GRAFT_SAVED_OBJECT_VARIABLE = 1,          /* a tf.Variable */
+  GRAFT_SAVED_OBJECT_FUNCTION = 2,          /* a tf.function: one or more concrete functions */
+  GRAFT_SAVED_OBJECT_CONCRETE_FUNCTION = 3, /* a single concrete function (a signature's) */
+  GRAFT_SAVED_OBJECT_ASSET = 4,             /* a file under assets/ */
+  GRAFT_SAVED_OBJECT_CONSTANT = 5,          /* a captured constant */
+  GRAFT_SAVED_OBJECT_RESOURCE = 6,          /* a resource such as a lookup table */
+  GRAFT_SAVED_OBJECT_OTHER = 7,
+  GRAFT_SAVED_OBJECT_LIST = 8,              /* a list of tracked objects; children "0", "1", ... */
+  GRAFT_SAVED_OBJECT_DICT = 9,              /* a dict of them; children named by key */
+  GRAFT_SAVED_OBJECT_TUPLE = 10             /* a tuple of them */
+};
+
+/* The kind of the object at path. GRAFT_ENOTFOUND names the first missing child and lists
+ * the children there are. */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_object_kind(graft_saved_object_kind *out,
+                                                                  const graft_saved_model *model, const char *path);
+/* A number identifying the object at path: paths that reach one object (a variable tracked by
+ * two modules) give the same number; 0 is the root. */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_object_id(int *out, const graft_saved_model *model,
+                                                                const char *path);
+/* The names of the children of the object at path, in saved order, each followed by '\n'.
+ * Free *out with graft_string_free. */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_object_children(char **out, const graft_saved_model *model,
+                                                                      const char *path);
+/* How many concrete functions the function object at path has (0 for other objects). */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_function_count(int *out, const graft_saved_model *model,
+                                                                     const char *path);
+/* The i-th concrete function of the function object at path (borrowed: valid while the model
+ * lives). GRAFT_EINVAL when the object is not a function, GRAFT_ERANGE past the last. A
+ * function Graft cannot run (it captures a resource it does not restore) is listed; running it
+ * fails with GRAFT_EUNIMPLEMENTED saying why. */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_function_at(const graft_signature **out,
+                                                                  const graft_saved_model *model, const char *path,
+                                                                  int i);
+/* The current value of the variable object at path; free *out with graft_tensor_free. */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_variable_read(graft_tensor **out, graft_saved_model *model,
+                                                                    const char *path);
+/* The full path of the asset file object at path; free *out with graft_string_free. */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_asset_path(char **out, const graft_saved_model *model,
+                                                                 const char *path);
+/*
+ * How the inputs or outputs of signature nest, as JSON, for bindings that rebuild nested
+ * arguments and results: {"structure": S} (inputs of a concrete function also carry
+ * "arg_names": [...], the Python parameter names), where S is {"tensor": i, "name": ..,
+ * "dtype": graft_dtype, "shape": [dims, -1 unknown] or null} for the i-th input/output,
+ * {"tuple": [S...]}, {"list": [S...]}, {"dict": {key: S}} (keys sorted, TensorFlow's flattening
+ * order), {"namedtuple": name, "fields": [[key, S]...]}, a Python value {"none": null},
+ * {"bool": b}, {"int": n}, {"float": "text"}, {"string": s}, or {"unsupported": kind}. A
+ * SignatureDef's is one dict by key. Free *out with graft_string_free.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_signature_structure(char **out, const graft_signature *signature,
+                                                              graft_signature_io io);
 
 /* ---- Saving ---------------------------------------------------------------------------- */
 
