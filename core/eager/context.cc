@@ -5,6 +5,7 @@
 #include <array>
 
 #include "core/eager/tape.h"
+#include "core/runtime/denormal.h"
 #include "core/variable.h"
 
 namespace graft::eager {
@@ -137,6 +138,9 @@ Status Context::FindKernel(const OpCall& op, const std::vector<const Tensor*>& i
 }
 
 Status Context::ExecuteEager(const OpCall& op, std::vector<Value>* outputs, KernelHint* hint) {
+  // The kernel runs as every kernel (core/runtime/denormal.h). Switched here, apart from the
+  // kernel's own arithmetic, which a switch right beside it would have to wait for.
+  ScopedFlushDenormals flush;
   // Small ops are the common case: inputs and outputs live on the stack up to kInline of them.
   constexpr size_t kInline = 8;
   size_t n = 0;

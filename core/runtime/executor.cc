@@ -3,6 +3,7 @@
 #include "core/runtime/executor.h"
 
 #include "core/device_spec.h"
+#include "core/runtime/denormal.h"
 #include "core/runtime/frame_executor.h"
 #include "core/runtime/rewrites.h"
 
@@ -504,6 +505,10 @@ Status Executor::RunParallel(std::vector<Tensor>& slots, ResourceMgr* resources,
 
 Status Executor::Run(const std::vector<Tensor>& feed_values, ResourceMgr* resources, ThreadPool* pool,
                      std::vector<Tensor>* fetch_values, RunStats* stats) const {
+  // Kernels run in TensorFlow's floating-point mode (subnormals flushed, rounding to nearest);
+  // the caller's mode is back on return.
+  // (Pool workers keep the mode for their whole life; nested function calls change nothing.)
+  ScopedFlushDenormals flush;
   if (feed_values.size() != feed_slots_.size()) {
     return errors::InvalidArgument(feed_values.size(), " feed values for ", feed_slots_.size(), " feeds");
   }

@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "core/runtime/denormal.h"
+
 namespace graft {
 namespace {
 
@@ -15,6 +17,7 @@ Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_s
                    const std::vector<Output>& fetches, const std::vector<const Node*>& targets,
                    const RewriteOptions& options, Device* device, ResourceMgr* resources,
                    std::vector<PlannedNode>* plan, std::unordered_map<std::string, Output>* redirect) {
+  ScopedFlushDenormals flush;  // folded values must be what the kernels give when run
   std::unordered_map<std::string, Output>& alias = *redirect;
   auto resolve = [&](Output t) {
     for (;;) {

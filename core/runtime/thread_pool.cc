@@ -3,6 +3,8 @@
 #include <new>
 #include <system_error>
 
+#include "core/runtime/denormal.h"
+
 namespace graft {
 
 Status ThreadPool::Create(int num_threads, std::unique_ptr<ThreadPool>* out) {
@@ -51,6 +53,7 @@ void ThreadPool::Schedule(std::function<void()> fn) {
 }
 
 void ThreadPool::Work() {
+  ScopedFlushDenormals flush;  // the workers run kernels only: always in the kernels' mode
   for (;;) {
     // Spin a little before sleeping (see the header).
     SpinUntil([this] { return queued_.load(std::memory_order_acquire) != 0; }, std::chrono::microseconds(50));
