@@ -2,7 +2,8 @@
 // Reshape/ExpandDims/Squeeze, Transpose, ConcatV2/Split/SplitV, Pack/Unpack, Slice, Tile,
 // Pad/PadV2, MirrorPad and StridedSlice (static), GatherV2 and ResourceGather (dense),
 // UnsortedSegmentSum/Max/Min, SegmentSum/Mean/Prod/Max/Min, GatherNd, ScatterNd, TensorScatterUpdate/Add/Sub/Max/Min,
-// BroadcastTo, Fill, Cumsum, Cumprod, MatrixBandPart, IdentityN. Formulas as TensorFlow's
+// BroadcastTo, Fill, Cumsum, Cumprod, MatrixBandPart, IdentityN, ReverseV2, SpaceToBatchND,
+// BatchToSpaceND. Formulas as TensorFlow's
 // array_grad.py; where TensorFlow uses an op Graft lacks, the equivalent is built from ops
 // Graft has (noted at the function).
 #include <algorithm>
@@ -417,6 +418,24 @@ Status MatrixBandPartGrad(GradientContext& ctx) {
   return Set(ctx, b, 0, b.Op("MatrixBandPart", {ctx.grad(), ctx.input(1), ctx.input(2)}));
 }
 
+// ReverseV2: g reversed along the same axes.
+Status ReverseV2Grad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Set(ctx, b, 0, b.Op("ReverseV2", {ctx.grad(), ctx.input(1)}));
+}
+
+// SpaceToBatchND and BatchToSpaceND are each other's inverse (padding and cropping aside):
+// the gradient of one is the other on g, with the same block_shape and paddings/crops.
+Status SpaceToBatchNDGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Set(ctx, b, 0, b.Op("BatchToSpaceND", {ctx.grad(), ctx.input(1), ctx.input(2)}));
+}
+
+Status BatchToSpaceNDGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  return Set(ctx, b, 0, b.Op("SpaceToBatchND", {ctx.grad(), ctx.input(1), ctx.input(2)}));
+}
+
 // Cumprod: the reverse cumulative sum of g * the products, divided by x (TensorFlow's formula,
 // which needs x without zeros).
 Status CumprodGrad(GradientContext& ctx) {
@@ -605,6 +624,9 @@ void RegisterArrayGradients(GradientRegistry& r) {
   AddGradient(r, "Cumsum", CumsumGrad);
   AddGradient(r, "Cumprod", CumprodGrad);
   AddGradient(r, "MatrixBandPart", MatrixBandPartGrad);
+  AddGradient(r, "ReverseV2", ReverseV2Grad);
+  AddGradient(r, "SpaceToBatchND", SpaceToBatchNDGrad);
+  AddGradient(r, "BatchToSpaceND", BatchToSpaceNDGrad);
 }
 
 }  // namespace graft::ops

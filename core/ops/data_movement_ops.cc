@@ -1,7 +1,8 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // Data movement: Transpose, joining and splitting (ConcatV2, Pack, Unpack, Split, SplitV),
-// tiling and padding (Tile, Pad, PadV2, MirrorPad), DynamicStitch and MatrixBandPart.
+// tiling and padding (Tile, Pad, PadV2, MirrorPad), DynamicStitch and MatrixBandPart, ReverseV2,
+// SpaceToBatchND and BatchToSpaceND.
 // Signatures follow TensorFlow 2.18's registry (names, attr order, defaults, allowed types).
 // Shape functions work on partial shapes and read constant inputs when their values are
 // known; errors for values that the kernel would reject in any case (a bad axis, a negative
@@ -381,6 +382,117 @@ Status DynamicStitchShape(InferenceContext& c) {
   return Status::Ok();
 }
 
+// ReverseV2: the input's shape; axis is a vector.
+Status ReverseV2Shape(InferenceContext& c) {
+  GRAFT_RETURN_IF_ERROR(c.WithRank(1, 1));
+  const PartialShape& in = c.input(0);
+  if (in.known_rank() && in.rank() > 8) {
+    return errors::InvalidArgument("reverse is not implemented for tensors of rank > 8.");
+  }
+  std::vector<int64_t> axes;
+  if (in.known_rank() && c.ConstantInts(1, &axes)) {
+    std::vector<bool> seen(static_cast<size_t>(in.rank()), false);
+    for (size_t i = 0; i < axes.size(); ++i) {
+      const int64_t a = axes[i];
+      const int64_t canon = a < 0 ? a + in.rank() : a;
+      if (canon < 0 || canon >= in.rank()) {
+        return errors::InvalidArgument("'axis'[", i, "] = ", a, " is out of valid range [0, ", in.rank() - 1, "]");
+      }
+      if (seen[static_cast<size_t>(canon)]) {
+        return errors::InvalidArgument("axis ", canon, " specified more than once.");
+      }
+      seen[static_cast<size_t>(canon)] = true;
+    }
+  }
+  c.set_output(0, in);
+  return Status::Ok();
+}
+
+// SpaceToBatchND / BatchToSpaceND: input [batch] + spatial (M dims, the length of block_shape)
+// + remaining. SpaceToBatchND pads the spatial dims and moves each block offset into the
+// batch: [batch * prod(block)] + (spatial + pads) / block + remaining. BatchToSpaceND is its
+// inverse, with crops in place of paddings. Dims are computed where the input dim and the
+// constant block_shape and paddings/crops are known.
+Status SpaceBatchShape(InferenceContext& c, bool to_batch) {
+  const char* pads_name = to_batch ? "paddings" : "crops";
+  PartialShape block_s, pads_s;
+  GRAFT_RETURN_IF_ERROR(c.WithRank(1, 1, &block_s));
+  GRAFT_RETURN_IF_ERROR(c.WithRank(2, 2, &pads_s));
+  int64_t m = block_s.dim(0);
+  if (pads_s.dim(1) != kUnknownDim && pads_s.dim(1) != 2) {
+    return errors::InvalidArgument(pads_name, " must have shape [M, 2], got ", pads_s.ToString());
+  }
+  if (m != kUnknownDim && pads_s.dim(0) != kUnknownDim && pads_s.dim(0) != m) {
+    return errors::InvalidArgument("block_shape has ", m, " elements, but ", pads_name, " has shape ",
+                                   pads_s.ToString());
+  }
+  if (m == kUnknownDim) m = pads_s.dim(0);
+  const PartialShape& in = c.input(0);
+  if (!in.known_rank()) {
+    c.set_output(0, PartialShape::Unknown());
+    return Status::Ok();
+  }
+  if (m != kUnknownDim && in.rank() < 1 + m) {
+    return errors::InvalidArgument("input rank should be >= ", 1 + m, " instead of ", in.rank());
+  }
+  std::vector<int64_t> block, pads;
+  const bool known_block = c.ConstantInts(1, &block);
+  const bool known_pads = c.ConstantInts(2, &pads);
+  std::vector<int64_t> dims(static_cast<size_t>(in.rank()), kUnknownDim);
+  if (m == kUnknownDim) {
+    c.set_output(0, PartialShape(dims));
+    return Status::Ok();
+  }
+  for (int i = 1 + static_cast<int>(m); i < in.rank(); ++i) dims[static_cast<size_t>(i)] = in.dim(i);
+  int64_t prod = 1;
+  if (known_block) {
+    for (size_t i = 0; i < block.size(); ++i) {
+      if (block[i] < 1) {
+        return errors::InvalidArgument("All values in block_shape must be positive, got value, ", block[i], " at index ",
+                                       i, ".");
+      }
+      prod *= block[i];
+    }
+  }
+  if (known_pads) {
+    for (int64_t p : pads) {
+      if (p < 0) return errors::InvalidArgument(to_batch ? "Paddings" : "Crops", " must be non-negative");
+    }
+  }
+  const int64_t batch = in.dim(0);
+  if (known_block && batch != kUnknownDim) {
+    if (to_batch) {
+      dims[0] = batch * prod;
+    } else {
+      if (batch % prod != 0) {
+        return errors::InvalidArgument("Input batch dimension (", batch, ") is not divisible by product of block sizes (",
+                                       prod, ")");
+      }
+      dims[0] = batch / prod;
+    }
+  }
+  for (int64_t i = 0; i < m; ++i) {
+    const int64_t d = in.dim(static_cast<int>(1 + i));
+    if (!known_block || !known_pads || d == kUnknownDim) continue;
+    const int64_t b = block[static_cast<size_t>(i)];
+    const int64_t lo = pads[static_cast<size_t>(2 * i)], hi = pads[static_cast<size_t>(2 * i + 1)];
+    if (to_batch) {
+      if ((d + lo + hi) % b != 0) {
+        return errors::InvalidArgument("padded_shape[", i, "]=", d + lo + hi, " is not divisible by block_shape[", i,
+                                       "]=", b);
+      }
+      dims[static_cast<size_t>(1 + i)] = (d + lo + hi) / b;
+    } else {
+      if (d * b - lo - hi < 0) {
+        return errors::InvalidArgument("cropped_shape[", i, "]=", d * b - lo - hi, " must be non-negative");
+      }
+      dims[static_cast<size_t>(1 + i)] = d * b - lo - hi;
+    }
+  }
+  c.set_output(0, PartialShape(dims));
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterDataMovementOps(OpRegistry& r) {
@@ -425,6 +537,16 @@ void RegisterDataMovementOps(OpRegistry& r) {
   Add(r, B("MirrorPad").Input("input: T").Input("paddings: Tpaddings").Output("output: T").Attr("T: type")
              .Attr(idx_attr("Tpaddings")).Attr("mode: {'REFLECT', 'SYMMETRIC'}"),
       NeedsAttrs({"mode"}, MirrorPadShape));
+  Add(r, B("ReverseV2").Input("tensor: T").Input("axis: Tidx").Output("output: T").Attr(idx_attr("Tidx"))
+             .Attr("T: {uint8, int8, uint16, int16, int32, uint32, int64, uint64, bool, bfloat16, half, float, "
+                   "double, complex64, complex128, string}"),
+      ReverseV2Shape);
+  Add(r, B("SpaceToBatchND").Input("input: T").Input("block_shape: Tblock_shape").Input("paddings: Tpaddings")
+             .Output("output: T").Attr("T: type").Attr(idx_attr("Tblock_shape")).Attr(idx_attr("Tpaddings")),
+      [](InferenceContext& c) { return SpaceBatchShape(c, true); });
+  Add(r, B("BatchToSpaceND").Input("input: T").Input("block_shape: Tblock_shape").Input("crops: Tcrops")
+             .Output("output: T").Attr("T: type").Attr(idx_attr("Tblock_shape")).Attr(idx_attr("Tcrops")),
+      [](InferenceContext& c) { return SpaceBatchShape(c, false); });
   Add(r, B("DynamicStitch").Input("indices: N * int32").Input("data: N * T").Output("merged: T")
              .Attr("N: int >= 1").Attr("T: type"),
       NeedsAttrs({"N"}, DynamicStitchShape));

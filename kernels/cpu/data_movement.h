@@ -140,4 +140,8 @@ void RegisterAllTypes(KernelRegistry& r, const char* op, const char* attr = "T")
   reg({DType::kString}, MakeFactory<K<std::string>>());
 }
 
+// Data-movement kernels kept in files of their own, registered by RegisterDataMovementKernels.
+void RegisterReverseKernels(KernelRegistry& r);     // reverse_kernels.cc: ReverseV2
+void RegisterSpaceBatchKernels(KernelRegistry& r);  // space_batch_kernels.cc: SpaceToBatchND, BatchToSpaceND
+
 }  // namespace graft::cpu

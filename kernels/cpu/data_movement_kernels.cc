@@ -440,6 +440,8 @@ void RegisterDataMovementKernels(KernelRegistry& r) {
   RegisterAllTypes<SliceKernel>(r, "Slice");
   RegisterAllTypes<BroadcastToKernel>(r, "BroadcastTo");
   RegisterAllTypes<DynamicStitchKernel>(r, "DynamicStitch");
+  RegisterReverseKernels(r);
+  RegisterSpaceBatchKernels(r);
 }
 
 }  // namespace graft::cpu

@@ -1,7 +1,7 @@
 /* CPU kernels for shapes and data movement (kernels/cpu/shape_kernels.cc): Shape, ShapeN,
  * Size, Rank, Reshape, ExpandDims, Squeeze, Fill, Range, Tile, Transpose, ConcatV2, Pack,
  * Unpack, Slice, ZerosLike, OnesLike, BroadcastTo, Cast, DynamicStitch, InvertPermutation,
- * BroadcastGradientArgs. Expected values are literal tables worked out by hand (or, for the
+ * BroadcastGradientArgs, ReverseV2, SpaceToBatchND, BatchToSpaceND. Expected values are literal tables worked out by hand (or, for the
  * larger transposes, by index arithmetic in this file); run-time errors are provoked through
  * placeholders so that graph construction cannot catch them first. */
 #include <math.h>
@@ -725,6 +725,96 @@ static void test_matrix_band_part(void **state) {
                "num_lower must be negative or less or equal to number of rows (3) got: 4");
 }
 
+/* ReverseV2, SpaceToBatchND, BatchToSpaceND (kernels/cpu/reverse_kernels.cc,
+ * space_batch_kernels.cc): values and error messages are TensorFlow 2.21's. */
+static void test_reverse_v2(void **state) {
+  graft_graph *g = *state;
+  float xv[24];
+  for (int i = 0; i < 24; ++i) xv[i] = (float)i;
+  graft_op *x = konst(g, "rev_x", GRAFT_FLOAT32, D(2, 3, 4), xv);
+  graft_op *r1 = make_binary(g, "ReverseV2", "rev1", x, konst(g, "ax1", GRAFT_INT32, D(1), (const int32_t[]){1}));
+  assert_output_shape(r1, 0, "(2, 3, 4)");
+  expect(run(g, r1), GRAFT_FLOAT32, D(2, 3, 4),
+         (const float[]){8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3, 20, 21, 22, 23, 16, 17, 18, 19, 12, 13, 14, 15});
+  graft_op *r2 = make_binary(g, "ReverseV2", "rev2", x, konst(g, "ax0m1", GRAFT_INT64, D(2), (const int64_t[]){0, -1}));
+  expect(run(g, r2), GRAFT_FLOAT32, D(2, 3, 4),
+         (const float[]){15, 14, 13, 12, 19, 18, 17, 16, 23, 22, 21, 20, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8});
+  graft_op *none = make_binary(g, "ReverseV2", "rev_none", x, konst(g, "ax_none", GRAFT_INT32, D(0), NULL));
+  expect(run(g, none), GRAFT_FLOAT32, D(2, 3, 4), xv);
+  const char *abc[] = {"a", "b", "c"};
+  graft_op *rs = make_binary(g, "ReverseV2", "rev_s", strings(g, "abc", D(3), abc),
+                             konst(g, "ax_s", GRAFT_INT64, D(1), (const int64_t[]){0}));
+  expect_strings(run(g, rs), D(3), (const char *const[]){"c", "b", "a"});
+  graft_op *ax = ph(g, "rev_ax", GRAFT_INT32);
+  graft_op *bad = make_binary(g, "ReverseV2", "rev_bad", x, ax);
+  expect_error(g, bad, ax, i32v(D(2), (const int32_t[]){1, 1}), GRAFT_EINVAL, "ReverseV2 op 'rev_bad'",
+               "axis 1 specified more than once.");
+  expect_error(g, bad, ax, i32v(D(1), (const int32_t[]){3}), GRAFT_EINVAL, "ReverseV2 op 'rev_bad'",
+               "'axis'[0] = 3 is out of valid range [0, 2");
+  expect_error(g, bad, ax, i32v(D(1), (const int32_t[]){-4}), GRAFT_EINVAL, "ReverseV2 op 'rev_bad'",
+               "'axis'[0] = -4 is out of valid range [0, 2");
+}
+
+static void test_space_to_batch_nd(void **state) {
+  graft_graph *g = *state;
+  int32_t xv[30];
+  for (int i = 0; i < 30; ++i) xv[i] = i;
+  graft_op *x = konst(g, "s2b_x", GRAFT_INT32, D(2, 5, 3), xv);
+  graft_op *block = konst(g, "block2", GRAFT_INT32, D(1), (const int32_t[]){2});
+  graft_op *pads = konst(g, "pads12", GRAFT_INT32, D(1, 2), (const int32_t[]){1, 2});
+  graft_op *y = op3(g, "SpaceToBatchND", "s2b", x, block, pads);
+  assert_output_shape(y, 0, "(4, 4, 3)");
+  const int32_t yv[] = {0,  0,  0,  3,  4,  5, 9,  10, 11, 0,  0,  0,  0,  0,  0,  18, 19, 20, 24, 25, 26, 0,  0,  0,
+                        0,  1,  2,  6,  7,  8, 12, 13, 14, 0,  0,  0,  15, 16, 17, 21, 22, 23, 27, 28, 29, 0,  0,  0};
+  expect(run(g, y), GRAFT_INT32, D(4, 4, 3), yv);
+  /* BatchToSpaceND with the same block and crops gives the input back. */
+  graft_op *back = op3(g, "BatchToSpaceND", "b2s", y, block, pads);
+  assert_output_shape(back, 0, "(2, 5, 3)");
+  expect(run(g, back), GRAFT_INT32, D(2, 5, 3), xv);
+
+  /* Two spatial dims, int64 block and paddings. */
+  float x2v[12];
+  for (int i = 0; i < 12; ++i) x2v[i] = (float)i;
+  graft_op *x2 = konst(g, "s2b_x2", GRAFT_FLOAT32, D(1, 3, 4, 1), x2v);
+  graft_op *block22 = konst(g, "block22", GRAFT_INT64, D(2), (const int64_t[]){2, 2});
+  graft_op *y2 = op3(g, "SpaceToBatchND", "s2b2", x2, block22,
+                     konst(g, "pads2", GRAFT_INT64, D(2, 2), (const int64_t[]){1, 0, 0, 0}));
+  assert_output_shape(y2, 0, "(4, 2, 2, 1)");
+  expect(run(g, y2), GRAFT_FLOAT32, D(4, 2, 2, 1), (const float[]){0, 0, 4, 6, 0, 0, 5, 7, 0, 2, 8, 10, 1, 3, 9, 11});
+  graft_op *z2 = op3(g, "BatchToSpaceND", "b2s2", y2, block22,
+                     konst(g, "crops2", GRAFT_INT64, D(2, 2), (const int64_t[]){0, 1, 1, 0}));
+  assert_output_shape(z2, 0, "(1, 3, 3, 1)");
+  expect(run(g, z2), GRAFT_FLOAT32, D(1, 3, 3, 1), (const float[]){0, 0, 0, 1, 2, 3, 5, 6, 7});
+
+  /* Run-time errors (the input's shape or the paddings fed, so construction cannot see them). */
+  graft_op *p = ph(g, "s2b_p", GRAFT_FLOAT32);
+  graft_op *zero00 = konst(g, "pads00", GRAFT_INT32, D(1, 2), (const int32_t[]){0, 0});
+  graft_op *bad = op3(g, "SpaceToBatchND", "s2b_bad", p, block, zero00);
+  float zeros[8] = {0};
+  expect_error(g, bad, p, tensor(GRAFT_FLOAT32, D(1, 3, 1), zeros), GRAFT_EINVAL, "SpaceToBatchND op 's2b_bad'",
+               "padded_shape[0]=3 is not divisible by block_shape[0]=2");
+  expect_error(g, bad, p, tensor(GRAFT_FLOAT32, D(4), zeros), GRAFT_EINVAL, "SpaceToBatchND op 's2b_bad'",
+               "input rank should be >= 2 instead of 1");
+  graft_op *pp = ph(g, "s2b_pads", GRAFT_INT32);
+  graft_op *bad_pads = op3(g, "SpaceToBatchND", "s2b_negpad", konst(g, "z141", GRAFT_FLOAT32, D(1, 4, 1), zeros),
+                           block, pp);
+  expect_error(g, bad_pads, pp, i32v(D(1, 2), (const int32_t[]){-1, 1}), GRAFT_EINVAL,
+               "SpaceToBatchND op 's2b_negpad'", "Paddings must be non-negative");
+  graft_op *pb = ph(g, "s2b_block", GRAFT_INT32);
+  graft_op *bad_block = op3(g, "SpaceToBatchND", "s2b_block0", konst(g, "z141b", GRAFT_FLOAT32, D(1, 4, 1), zeros),
+                            pb, zero00);
+  expect_error(g, bad_block, pb, i32v(D(1), (const int32_t[]){0}), GRAFT_EINVAL, "SpaceToBatchND op 's2b_block0'",
+               "All values in block_shape must be positive, got value, 0 at index 0.");
+  graft_op *q = ph(g, "b2s_p", GRAFT_FLOAT32);
+  graft_op *bad_b2s = op3(g, "BatchToSpaceND", "b2s_bad", q, block, zero00);
+  expect_error(g, bad_b2s, q, tensor(GRAFT_FLOAT32, D(3, 2, 1), zeros), GRAFT_EINVAL, "BatchToSpaceND op 'b2s_bad'",
+               "Input batch dimension (3) is not divisible by product of block sizes (2)");
+  graft_op *big_crop = op3(g, "BatchToSpaceND", "b2s_crop", q, block,
+                           konst(g, "crops21", GRAFT_INT32, D(1, 2), (const int32_t[]){2, 1}));
+  expect_error(g, big_crop, q, tensor(GRAFT_FLOAT32, D(2, 1, 1), zeros), GRAFT_EINVAL, "BatchToSpaceND op 'b2s_crop'",
+               "cropped_shape[0]=-1 must be non-negative");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_shape_size_rank, setup, teardown),
@@ -745,6 +835,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_dynamic_stitch, setup, teardown),
       cmocka_unit_test_setup_teardown(test_invert_permutation, setup, teardown),
       cmocka_unit_test_setup_teardown(test_broadcast_gradient_args, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_reverse_v2, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_space_to_batch_nd, setup, teardown),
   };
   return cmocka_run_group_tests_name("kernels_shape", tests, NULL, NULL);
 }

@@ -314,6 +314,9 @@ std::vector<Case> Table() {
   t.push_back({"Cumprod", {F({3, 2}, Gen::kAway), I32Scalar(0)}});
   t.push_back({"MatrixBandPart", {F({2, 3, 4}), I32Scalar(1), I32Scalar(0)}, {}, true});
   t.push_back({"MatrixBandPart", {F({3, 3}), I32Scalar(-1), I32Scalar(1)}});
+  t.push_back({"ReverseV2", {F({2, 3, 4}), I32({0, 2})}, {}, true});
+  t.push_back({"SpaceToBatchND", {F({2, 5, 3}), I32({2}), I32Shaped({1, 2}, {1, 2})}, {}, true});
+  t.push_back({"BatchToSpaceND", {F({4, 2, 2, 1}), I32({2, 2}), I32Shaped({2, 2}, {0, 1, 1, 0})}, {}, true});
   // Sorted segment reductions (a gap in the ids: segment 2 is empty).
   t.push_back({"SegmentSum", {F({4, 3}), I32({0, 0, 1, 3})}, {}, true});
   t.push_back({"SegmentSum", {F({3, 2, 2}), Const<int64_t>(DType::kInt64, {3}, {1, 1, 2})}});
