@@ -299,9 +299,10 @@ class ObjectGraphRestorer {
   }
 
  private:
-  // The graph's calls (its signatures) capture variable handles for objects: each such handle
-  // gets its object's checkpoint value (the saver's restore function assigns only some of the
-  // handles when several stand for one object), and the first becomes the object's handle.
+  // The graph's calls (its signatures, the init op's table initializers) capture variable and
+  // resource handles for objects: each variable handle gets its object's checkpoint value (the
+  // saver's restore function assigns only some of the handles when several stand for one
+  // object), and the first handle found becomes the object's.
   Status BindCapturedHandles() {
     for (int64_t n = 0; n < graph_.num_nodes(); ++n) {
       const Node* call = graph_.NodeAt(n);
@@ -313,10 +314,16 @@ class ObjectGraphRestorer {
       const Graftpb__SavedConcreteFunction* cf = it->second;
       const int first = call->num_inputs() - static_cast<int>(cf->n_bound_inputs);
       for (size_t k = 0; k < cf->n_bound_inputs && first >= 0; ++k) {
-        const Node* handle = call->input(first + static_cast<int>(k)).node;
+        const Output in = call->input(first + static_cast<int>(k));
+        const Node* handle = in.node;
         const int32_t object = cf->bound_inputs[k];
-        if (handle == nullptr || handle->type() != "VarHandleOp" || !IsObject(object) ||
-            og_->nodes[object]->kind_case != GRAFTPB__SAVED_OBJECT__KIND_VARIABLE) {
+        if (handle == nullptr || !IsObject(object)) continue;
+        if (og_->nodes[object]->kind_case == GRAFTPB__SAVED_OBJECT__KIND_RESOURCE &&
+            handle->output_type(in.index) == DType::kResource) {
+          resource_handles_.emplace(object, in);
+          continue;
+        }
+        if (handle->type() != "VarHandleOp" || og_->nodes[object]->kind_case != GRAFTPB__SAVED_OBJECT__KIND_VARIABLE) {
           continue;
         }
         GRAFT_RETURN_IF_ERROR(RestoreHandle(*handle, object, tg_.get(), reader_.get(), session_.resources()));
@@ -426,6 +433,7 @@ class ObjectGraphRestorer {
   Status RestoreFunctions(int id) {
     const Graftpb__SavedObject* o = og_->nodes[id];
     SavedObject& obj = objects_[id];
+    if (!obj.functions.empty()) return Status::Ok();  // restored already, for a capture
     if (o->kind_case == GRAFTPB__SAVED_OBJECT__KIND_FUNCTION) {
       std::vector<std::string> arg_names = ArgNames(o->function->function_spec);
       for (size_t k = 0; k < o->function->n_concrete_functions; ++k) {
@@ -563,12 +571,49 @@ class ObjectGraphRestorer {
         *out = Output{n, 0};
         return Status::Ok();
       }
+      case SavedObject::Kind::kResource:
+        return ResourceHandle(id, out);
       default:
-        return errors::Unimplemented("it captures object ", id, " (",
-                                     obj.kind == SavedObject::Kind::kResource ? "a resource such as a lookup table"
-                                                                              : "not a variable, constant or asset",
-                                     "), which Graft does not restore yet");
+        return errors::Unimplemented("it captures object ", id,
+                                     " (not a variable, resource, constant or asset), which Graft does not restore yet");
     }
+  }
+
+  // A resource object's handle: the one the graph's calls capture, or else the result of a call
+  // of the object's _create_resource function (which names the same shared resource).
+  Status ResourceHandle(int32_t id, Output* out) {
+    auto it = resource_handles_.find(id);
+    if (it != resource_handles_.end()) {
+      *out = it->second;
+      return Status::Ok();
+    }
+    const SavedObject& obj = objects_[id];
+    for (const auto& [name, child] : obj.children) {
+      if (name != "_create_resource") continue;
+      GRAFT_RETURN_IF_ERROR(RestoreFunctions(child));
+      if (objects_[child].functions.empty()) continue;
+      const std::string fname = functions_[objects_[child].functions[0]].name;
+      std::unique_ptr<FunctionBody> body;
+      GRAFT_RETURN_IF_ERROR(InstantiateFunction(graph_.library(), graph_.versions(), fname, &body));
+      if (!body->args.empty() || body->rets.size() != 1) {
+        return errors::InvalidArgument("the _create_resource function of object ", id, " takes ", body->args.size(),
+                                       " inputs and returns ", body->rets.size(), " tensors, not none and one");
+      }
+      NodeSpec call;
+      call.type = "StatefulPartitionedCall";
+      call.name = StrCat("saved_objects/", id, "/create_resource");
+      call.inputs.push_back({{}, true});
+      call.attrs["f"] = AttrValue::Func(FuncValue{fname, {}});
+      call.attrs["Tin"] = AttrValue::TypeList({});
+      call.attrs["Tout"] = AttrValue::TypeList({DType::kResource});
+      Node* n = nullptr;
+      GRAFT_RETURN_IF_ERROR(graph_.AddNode(std::move(call), &n));
+      *out = Output{n, 0};
+      resource_handles_.emplace(id, *out);
+      return Status::Ok();
+    }
+    return errors::Unimplemented("it captures resource object ", id,
+                                 ", which no graph op makes and which has no _create_resource function");
   }
 
   const Graftpb__MetaGraphDef* mg_;
@@ -580,6 +625,7 @@ class ObjectGraphRestorer {
   TrackableGraphPtr tg_;
   std::map<std::string, const Graftpb__SavedConcreteFunction*, std::less<>> saved_functions_;
   std::map<int, Output> handles_;  // the first handle found for each variable object
+  std::map<int, Output> resource_handles_;  // and for each resource object
   std::vector<SavedObject> objects_;
   std::vector<Signature> functions_;
   std::map<std::string, int, std::less<>> function_index_;

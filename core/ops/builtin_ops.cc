@@ -16,6 +16,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   ops::RegisterFunctionalOps(r);
   ops::RegisterIoOps(r);
   ops::RegisterImageOps(r);
+  ops::RegisterLookupOps(r);
 }
 
 void RegisterBuiltinGradients(GradientRegistry& r) {

@@ -21,6 +21,7 @@ void RegisterControlFlowOps(OpRegistry& r);  // control_flow_ops.cc: v1 loops an
 void RegisterFunctionalOps(OpRegistry& r);   // functional_ops.cc: calls, If/While, tensor lists, host functions
 void RegisterIoOps(OpRegistry& r);           // io_ops.cc: checkpoints, strings, logging, ParseExample
 void RegisterImageOps(OpRegistry& r);        // image_ops.cc: ResizeBilinear, ResizeNearestNeighbor, their grads
+void RegisterLookupOps(OpRegistry& r);       // lookup_ops.cc: lookup tables (HashTableV2, finds, initializers)
 
 // The built-in gradient functions (registered into GradientRegistry::Global() on first use).
 void RegisterMathGradients(GradientRegistry& r);   // math_grad.cc: elementwise, Cast, Select, reductions

@@ -27,6 +27,7 @@ void RegisterBuiltinKernels(KernelRegistry& r) {
   cpu::RegisterNnGradKernels(r);
   cpu::RegisterCheckpointKernels(r);
   cpu::RegisterFileKernels(r);
+  cpu::RegisterLookupKernels(r);
   cpu::RegisterTensorListKernels(r);
   cpu::RegisterStackKernels(r);
   cpu::RegisterSegmentKernels(r);

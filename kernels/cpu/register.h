@@ -29,6 +29,7 @@ void RegisterEinsumKernels(KernelRegistry& r);     // einsum_kernels.cc
 void RegisterNnGradKernels(KernelRegistry& r);     // nn_grad_kernels.cc
 void RegisterCheckpointKernels(KernelRegistry& r);  // checkpoint_kernels.cc
 void RegisterFileKernels(KernelRegistry& r);        // file_kernels.cc
+void RegisterLookupKernels(KernelRegistry& r);      // lookup_kernels.cc
 void RegisterTensorListKernels(KernelRegistry& r);  // tensor_list_kernels.cc
 void RegisterStackKernels(KernelRegistry& r);       // stack_kernels.cc
 void RegisterSegmentKernels(KernelRegistry& r);     // segment_kernels.cc

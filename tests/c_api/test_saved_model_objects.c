@@ -2,7 +2,7 @@
  * tests/data/make_object_graph_model.py with TensorFlow 2.21, which printed the expected
  * values): objects by path through lists, dicts and a variable reached by two paths, variables
  * read, tf.functions called (one traced twice, nested arguments, a side effect seen by later
- * calls, a captured constant, an asset), their structures, and the errors. */
+ * calls, a captured constant, an asset, lookup tables), their structures, and the errors. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,6 +233,48 @@ static void test_polymorphic_and_nested(void **state) {
   graft_saved_model_free(m);
 }
 
+/* Lookup tables: a vocabulary file (an asset) and key/value tensors, initialized by the init op
+ * and shared by the restored functions and the signatures. */
+static void test_lookup_tables(void **state) {
+  (void)state;
+  graft_saved_model *m = load_module();
+  graft_saved_object_kind kind;
+  GT_OK(graft_saved_model_object_kind(&kind, m, "words"));
+  assert_int_equal(kind, GRAFT_SAVED_OBJECT_RESOURCE);
+  const char *words[3] = {"banana", "zzz", "apple"};
+  const int64_t three = 3;
+  graft_tensor *in = NULL;
+  GT_OK(graft_tensor_new_strings(&in, &three, 1, words, NULL, 3));
+  const graft_signature *ids = function_at(m, "word_ids", 0);
+  const char *key = "s";
+  graft_tensor *out = NULL;
+  GT_OK(graft_saved_model_run(&out, m, graft_signature_name(ids), &key, &in, 1, NULL, 0));
+  const int64_t *v = graft_tensor_data(out);
+  assert_int_equal(v[0], 1);
+  assert_int_equal(v[1], -1);
+  assert_int_equal(v[2], 0);
+  graft_tensor_free(out);
+  GT_OK(graft_saved_model_run(&out, m, "word_ids", &key, &in, 1, NULL, 0));  /* the signature */
+  assert_int_equal(((const int64_t *)graft_tensor_data(out))[0], 1);
+  graft_tensor_free(out);
+  graft_tensor_free(in);
+
+  const int64_t k[2] = {5, 2};
+  const int64_t two = 2;
+  GT_OK(graft_tensor_new(&in, GRAFT_INT64, &two, 1, k, sizeof k));
+  const graft_signature *kv = function_at(m, "kv_lookup", 0);
+  key = graft_signature_key(kv, GRAFT_SIGNATURE_INPUT, 0);
+  graft_tensor *outs[2] = {NULL, NULL};
+  GT_OK(graft_saved_model_run(outs, m, graft_signature_name(kv), &key, &in, 1, NULL, 0));
+  const float want[2] = {1.5f, -1.0f};
+  expect_floats(outs[0], want, 2);
+  assert_int_equal(*(const int64_t *)graft_tensor_data(outs[1]), 3);
+  graft_tensor_free(outs[0]);
+  graft_tensor_free(outs[1]);
+  graft_tensor_free(in);
+  graft_saved_model_free(m);
+}
+
 /* A TensorFlow 1 model has no object graph. */
 static void test_tf1_model_has_no_objects(void **state) {
   (void)state;
@@ -254,6 +296,7 @@ int main(void) {
       cmocka_unit_test(test_variables_through_lists_dicts_and_shared_paths),
       cmocka_unit_test(test_functions_run),
       cmocka_unit_test(test_polymorphic_and_nested),
+      cmocka_unit_test(test_lookup_tables),
       cmocka_unit_test(test_tf1_model_has_no_objects),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

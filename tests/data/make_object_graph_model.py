@@ -36,6 +36,21 @@ class Net(tf.Module):
         with open(vocab, "w") as f:
             f.write("alpha\nbeta\n")
         self.vocab = tf.saved_model.Asset(vocab)
+        # Lookup tables: a vocabulary file (an asset) and key/value tensors.
+        words = os.path.join(tempfile.mkdtemp(), "words.txt")
+        with open(words, "w") as f:
+            f.write("apple\nbanana\ncherry\n")
+        self.words = tf.lookup.StaticHashTable(
+            tf.lookup.TextFileInitializer(words, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+                                          tf.lookup.TextFileIndex.LINE_NUMBER), -1)
+        self.kv = tf.lookup.StaticHashTable(
+            tf.lookup.KeyValueTensorInitializer(tf.constant([1, 5, 9], tf.int64), tf.constant([0.5, 1.5, 2.5])), -1.0)
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def word_ids(self, s):
+        return self.words.lookup(s)
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int64)])
+    def kv_lookup(self, k):
+        return self.kv.lookup(k), self.kv.size()
     @tf.function(input_signature=[])
     def read_vocab(self):
         return tf.io.read_file(self.vocab)
@@ -69,8 +84,10 @@ print("poly f32", {k: v.numpy().tolist() for k, v in net.poly(tf.constant([1.0, 
 print("poly i32", {k: v.numpy().tolist() for k, v in net.poly(tf.constant([1, 2]), tf.constant(3)).items()})
 print("pair", [t.numpy().tolist() for t in net.pair((tf.constant([1.0, 2.0]), tf.constant(3)))])
 print("read_vocab", net.read_vocab().numpy())
+print("word_ids", net.word_ids(tf.constant(["banana", "zzz", "apple"])).numpy().tolist())
+print("kv_lookup", [t.numpy().tolist() for t in net.kv_lookup(tf.constant([5, 2], tf.int64))])
 print("add_offset", net.add_offset(tf.constant([1.0, 2.0])).numpy().tolist())
-tf.saved_model.save(net, out, signatures={"serving_default": net.predict})
+tf.saved_model.save(net, out, signatures={"serving_default": net.predict, "word_ids": net.word_ids})
 l = tf.saved_model.load(out)
 print(type(l), dir(l)[:5], l.layers, l.table, l.shared is l.layers[1].b)
 print("bump", l.bump().numpy(), l.bump().numpy())

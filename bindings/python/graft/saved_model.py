@@ -400,15 +400,15 @@ class LoadedModel(_RestoredObject):
             restored[oid] = value
             for n in self._c.object_children(path):
                 value[n] = self._restore(f"{path}.{n}", restored)
-        elif kind == _USER:
-            value = _RestoredObject()
+        elif kind in (_USER, _RESOURCE):
+            value = _RestoredObject()  # a resource (a lookup table) shows its functions
             restored[oid] = value
             for n in self._c.object_children(path):
                 child = self._restore(f"{path}.{n}", restored)
                 if child is not None:
                     value.__dict__[n] = child
         else:
-            value = None  # constants and resources are only what functions capture
+            value = None  # constants are only what functions capture
         restored[oid] = value
         return value
 

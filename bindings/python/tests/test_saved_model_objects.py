@@ -75,6 +75,14 @@ def test_side_effects_persist_and_are_shared():
     assert loaded.steps.numpy() == 2
 
 
+def test_lookup_tables(loaded):
+    np.testing.assert_array_equal(loaded.word_ids(graft.constant(["banana", "zzz", "apple"])).numpy(), [1, -1, 0])
+    np.testing.assert_array_equal(loaded.signatures["word_ids"](s=graft.constant(["cherry"]))["output_0"].numpy(), [2])
+    values, size = loaded.kv_lookup(np.array([5, 2], np.int64))
+    np.testing.assert_array_equal(values.numpy(), [1.5, -1.0])
+    assert size.numpy() == 3
+
+
 def test_root_without_call_is_not_callable(loaded):
     with pytest.raises(TypeError, match="not callable"):
         loaded()
