@@ -89,6 +89,7 @@ for _name, _value in dict(placeholder=placeholder, disable_eager_execution=disab
                           global_variables_initializer=_variables.global_variables_initializer,
                           initialize_all_variables=_variables.global_variables_initializer,
                           variables_initializer=_variables.variables_initializer,
+                          tables_initializer=_graft.lookup.tables_initializer,
                           set_random_seed=_graft.set_random_seed, GraphKeys=_variables.GraphKeys,
                           get_collection=_graft.get_collection, get_collection_ref=_graft.get_collection_ref,
                           add_to_collection=_graft.add_to_collection, random_normal=_ops.random_normal,
