@@ -27,6 +27,7 @@ void RegisterBuiltinGradients(GradientRegistry& r) {
   ops::RegisterHostFunctionGradients(r);
   ops::RegisterControlFlowGradients(r);
   ops::RegisterImageGradients(r);
+  ops::RegisterRandomGradients(r);
 }
 
 }  // namespace graft

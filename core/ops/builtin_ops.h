@@ -31,6 +31,7 @@ void RegisterCallGradients(GradientRegistry& r);   // call_grad.cc: PartitionedC
 void RegisterHostFunctionGradients(GradientRegistry& r);  // host_function_grad.cc: EagerPyFunc, PyFunc
 void RegisterControlFlowGradients(GradientRegistry& r);  // control_flow_grad.cc: If/While, Switch/Merge
 void RegisterImageGradients(GradientRegistry& r);  // image_grad.cc: ResizeBilinear, ResizeNearestNeighbor
+void RegisterRandomGradients(GradientRegistry& r);  // random_grad.cc: the stateless random ops (none)
 
 // Registers one built-in op. A built-in spec that does not parse is a bug in Graft, caught by
 // every test run: it stops the process with the reason.

@@ -35,6 +35,7 @@ void RegisterBuiltinKernels(KernelRegistry& r) {
   cpu::RegisterScatterNdKernels(r);
   cpu::RegisterImageKernels(r);
   cpu::RegisterBucketizeKernels(r);
+  cpu::RegisterStatelessRandomKernels(r);
   cpu::RegisterFloat16Kernels(r);  // last: it wraps the float32 kernels above
 }
 

@@ -103,7 +103,9 @@ image = _namespace("image", resize=_ops.image_resize, ResizeMethod=_namespace(
     "image.ResizeMethod", BILINEAR="bilinear", NEAREST_NEIGHBOR="nearest"))
 linalg = _namespace("linalg", matmul=matmul, eye=eye, einsum=einsum)
 random = _namespace("random", normal=_ops.random_normal, uniform=_ops.random_uniform,
-                    truncated_normal=_ops.truncated_normal, set_seed=_ops.set_seed)
+                    truncated_normal=_ops.truncated_normal, set_seed=_ops.set_seed,
+                    stateless_uniform=_ops.stateless_random_uniform, stateless_normal=_ops.stateless_random_normal,
+                    stateless_truncated_normal=_ops.stateless_truncated_normal)
 strings = _namespace("strings", format=_ops.string_format)
 debugging = _namespace("debugging", Assert=Assert, check_numerics=check_numerics)
 dtypes = _namespace("dtypes", DType=DType, as_dtype=as_dtype, float16=float16, float32=float32, float64=float64,

@@ -799,6 +799,67 @@ def random_uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=Non
     return add(multiply(r, subtract(convert_to_tensor(maxval, dtype=dtype), lo)), lo, name=name)
 
 
+
+# ---- Stateless random numbers (TensorFlow's tf.random.stateless_*) ---------------------------------
+
+_RNG_ALGS = {"philox": 1, "threefry": 2, "auto_select": 3}
+
+
+def _rng_alg(alg):
+    if alg is None:
+        return 3
+    if isinstance(alg, str):
+        key = alg.lower()
+        if key not in _RNG_ALGS:
+            raise ValueError(f"Unsupported random algorithm: {alg!r} (use 'philox', 'threefry' or 'auto_select')")
+        return _RNG_ALGS[key]
+    return int(getattr(alg, "value", alg))
+
+
+def _stateless_v2(op_type, shape, seed, dtype, alg, extra=()):
+    """A V2 stateless op fed by StatelessRandomGetKeyCounter(seed), as tf.random.stateless_* builds it."""
+    seed = convert_to_tensor(seed)
+    if seed.dtype not in (_dtypes.int32, _dtypes.int64):
+        seed = cast(seed, _dtypes.int64)
+    key, counter = apply_op("StatelessRandomGetKeyCounter", [seed])
+    alg_t = convert_to_tensor(np.int32(_rng_alg(alg)))
+    return _one(op_type, [_shape_arg(shape), key, counter, alg_t] + list(extra), {"dtype": dtype})
+
+
+def stateless_random_uniform(shape, seed, minval=0, maxval=None, dtype=_dtypes.float32, name=None,
+                             alg="auto_select"):
+    """tf.random.stateless_uniform: the same values as TensorFlow's for the same shape, seed and dtype.
+    Integers: in [minval, maxval), or every value of the dtype when minval and maxval are both None."""
+    dtype = _dtypes.as_dtype(dtype)
+    if dtype.is_integer:
+        if (minval is None) != (maxval is None):
+            raise ValueError(f"For integer dtype {dtype.name}, minval and maxval must be both `None` or both "
+                             f"non-`None`; got minval={minval} and maxval={maxval}")
+        if minval is None:
+            return _stateless_v2("StatelessRandomUniformFullIntV2", shape, seed, dtype, alg)
+        return _stateless_v2("StatelessRandomUniformIntV2", shape, seed, dtype, alg,
+                             [convert_to_tensor(minval, dtype=dtype), convert_to_tensor(maxval, dtype=dtype)])
+    maxval = 1 if maxval is None else maxval
+    r = _stateless_v2("StatelessRandomUniformV2", shape, seed, dtype, alg)
+    lo = convert_to_tensor(minval, dtype=dtype)
+    return add(multiply(r, subtract(convert_to_tensor(maxval, dtype=dtype), lo)), lo, name=name)
+
+
+def stateless_random_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None,
+                            alg="auto_select"):
+    """tf.random.stateless_normal."""
+    dtype = _dtypes.as_dtype(dtype)
+    r = _stateless_v2("StatelessRandomNormalV2", shape, seed, dtype, alg)
+    return add(multiply(r, convert_to_tensor(stddev, dtype=dtype)), convert_to_tensor(mean, dtype=dtype), name=name)
+
+
+def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None,
+                               alg="auto_select"):
+    """tf.random.stateless_truncated_normal: normals redrawn until within two standard deviations."""
+    dtype = _dtypes.as_dtype(dtype)
+    r = _stateless_v2("StatelessTruncatedNormalV2", shape, seed, dtype, alg)
+    return add(multiply(r, convert_to_tensor(stddev, dtype=dtype)), convert_to_tensor(mean, dtype=dtype), name=name)
+
 # ---- Printing and assertions ----------------------------------------------------------------------
 
 def _format_value(x):
