@@ -42,12 +42,28 @@ class Conv2DKernel : public OpKernel {
     if (padding_ == "EXPLICIT" && explicit_.size() != 8) {
       return errors::InvalidArgument("Conv2D: explicit_paddings must have 8 entries");
     }
+    nchw_ = format_ == "NCHW";
+    if (nchw_) {
+      strides_ = NhwcOrder(strides_);
+      dilations_ = NhwcOrder(dilations_);
+      explicit_ = NhwcOrder(explicit_);
+    }
     return Status::Ok();
   }
   Status Compute(OpKernelContext& ctx) const override {
-    if (format_ != "NHWC") return errors::Unimplemented("Conv2D: data_format ", format_, " is not supported on CPU (only NHWC)");
-    const Tensor& x = ctx.input(0);
+    if (format_ != "NHWC" && format_ != "NCHW") {
+      return errors::Unimplemented("Conv2D: data_format ", format_, " is not supported on CPU (NHWC or NCHW)");
+    }
+    if (ctx.input(0).rank() != 4) {
+      return errors::InvalidArgument("Conv2D: input must be 4-dimensional, got ", ShapeText(ctx.input(0).dims()));
+    }
     const Tensor& f = ctx.input(1);
+    return ComputeInLayout<T>(ctx, nchw_, [&](const Tensor& x, const ResultAlloc& alloc) { return Forward(x, f, alloc); });
+  }
+
+ private:
+  // x is NHWC.
+  Status Forward(const Tensor& x, const Tensor& f, const ResultAlloc& alloc) const {
     if (x.rank() != 4) return errors::InvalidArgument("Conv2D: input must be 4-dimensional, got ", ShapeText(x.dims()));
     if (f.rank() != 4) return errors::InvalidArgument("Conv2D: filter must be 4-dimensional, got ", ShapeText(f.dims()));
     if (strides_[0] != 1 || strides_[3] != 1) {
@@ -77,7 +93,7 @@ class Conv2DKernel : public OpKernel {
                                    expl ? explicit_[5] : 0, &ow, &pw));
     Tensor* out = nullptr;
     std::vector<int64_t> dims = {n, oh, ow, oc};
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DTypeOf<T>(), dims, &out));
+    GRAFT_RETURN_IF_ERROR(alloc(dims, &out));
     T* po = out->data<T>();
     const int64_t total = n * oh * ow * oc;
     if (total == 0) return Status::Ok();
@@ -124,9 +140,9 @@ class Conv2DKernel : public OpKernel {
     return Status::Ok();
   }
 
- private:
   std::vector<int64_t> strides_, dilations_ = {1, 1, 1, 1}, explicit_;
   std::string padding_, format_;
+  bool nchw_ = false;
 };
 
 // MaxPool and AvgPool over rows and cols (NHWC, SAME / VALID). Padded cells are ignored:
@@ -143,11 +159,28 @@ class PoolKernel : public OpKernel {
     if (ksize_.size() != 4 || strides_.size() != 4) {
       return errors::InvalidArgument(node().type(), ": ksize and strides must have 4 entries");
     }
+    nchw_ = format_ == "NCHW";
+    if (nchw_) {
+      ksize_ = NhwcOrder(ksize_);
+      strides_ = NhwcOrder(strides_);
+    }
     return Status::Ok();
   }
   Status Compute(OpKernelContext& ctx) const override {
     const std::string& op = node().type();
-    if (format_ != "NHWC") return errors::Unimplemented(op, ": data_format ", format_, " is not supported on CPU (only NHWC)");
+    if (format_ != "NHWC" && format_ != "NCHW") {
+      return errors::Unimplemented(op, ": data_format ", format_, " is not supported on CPU (NHWC or NCHW)");
+    }
+    if (ctx.input(0).rank() != 4) {
+      return errors::InvalidArgument(op, ": input must be 4-dimensional, got ", ShapeText(ctx.input(0).dims()));
+    }
+    return ComputeInLayout<T>(ctx, nchw_, [&](const Tensor& x, const ResultAlloc& alloc) { return Forward(x, alloc); });
+  }
+
+ private:
+  // x is NHWC.
+  Status Forward(const Tensor& x, const ResultAlloc& alloc) const {
+    const std::string& op = node().type();
     if (padding_ != "SAME" && padding_ != "VALID") {
       return errors::Unimplemented(op, ": padding ", padding_, " is not supported on CPU");
     }
@@ -160,8 +193,6 @@ class PoolKernel : public OpKernel {
     if (ksize_[1] < 1 || ksize_[2] < 1 || strides_[1] < 1 || strides_[2] < 1) {
       return errors::InvalidArgument(op, ": ksize and strides must be positive");
     }
-    const Tensor& x = ctx.input(0);
-    if (x.rank() != 4) return errors::InvalidArgument(op, ": input must be 4-dimensional, got ", ShapeText(x.dims()));
     const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2), c = x.dim(3);
     const int64_t kh = ksize_[1], kw = ksize_[2], sh = strides_[1], sw = strides_[2];
     int64_t oh = 0, ow = 0, ph = 0, pw = 0;
@@ -169,7 +200,7 @@ class PoolKernel : public OpKernel {
     GRAFT_RETURN_IF_ERROR(Windowed(w, kw, 1, sw, padding_, 0, 0, &ow, &pw));
     Tensor* out = nullptr;
     std::vector<int64_t> dims = {n, oh, ow, c};
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DTypeOf<T>(), dims, &out));
+    GRAFT_RETURN_IF_ERROR(alloc(dims, &out));
     const T* px = x.data<T>();
     T* po = out->data<T>();
     for (int64_t b = 0; b < n; ++b) {
@@ -201,9 +232,9 @@ class PoolKernel : public OpKernel {
     return Status::Ok();
   }
 
- private:
   std::vector<int64_t> ksize_, strides_;
   std::string padding_, format_;
+  bool nchw_ = false;
 };
 
 // Elementwise gradients of the activations, on two same-shaped inputs:

@@ -1,14 +1,19 @@
 // Helpers shared by the convolution and pooling kernels (conv_kernels.cc, nn_grad_kernels.cc):
-// TensorFlow's window geometry and a row-major gemm on OpenBLAS with a loop for other types.
+// TensorFlow's window geometry, a row-major gemm on OpenBLAS with a loop for other types, and
+// the NCHW layout.
 #pragma once
 
 #include <cblas.h>
 
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <type_traits>
+#include <vector>
 
+#include "core/runtime/kernel.h"
 #include "core/status.h"
+#include "core/tensor.h"
 
 namespace graft::cpu {
 
@@ -58,6 +63,74 @@ void GemmRowMajor(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,
       }
     }
   }
+}
+
+// NCHW: TensorFlow's CPU kernels take it as well as NHWC. Graft's compute in NHWC, so an NCHW
+// op reads its per-dimension attrs in NHWC order, transposes its 4-D inputs to NHWC and its
+// 4-D results back (two copies; NCHW graphs on a CPU are rare enough not to need their own
+// loops).
+inline std::vector<int64_t> NhwcOrder(const std::vector<int64_t>& nchw) {
+  if (nchw.size() == 4) return {nchw[0], nchw[2], nchw[3], nchw[1]};
+  if (nchw.size() == 8) {  // explicit paddings: (before, after) per dimension
+    return {nchw[0], nchw[1], nchw[4], nchw[5], nchw[6], nchw[7], nchw[2], nchw[3]};
+  }
+  return nchw;
+}
+
+// A 4-D tensor's dims in the other layout.
+inline std::vector<int64_t> NhwcDims(const std::vector<int64_t>& nchw) { return NhwcOrder(nchw); }
+inline std::vector<int64_t> NchwDims(const std::vector<int64_t>& nhwc) {
+  return {nhwc[0], nhwc[3], nhwc[1], nhwc[2]};
+}
+
+// *out = x (4-D NCHW) in NHWC, or (to_nchw) x (NHWC) in NCHW.
+template <typename T>
+Status Relayout(const Tensor& x, bool to_nchw, Tensor* out) {
+  if (x.rank() != 4) return errors::InvalidArgument("a 4-D tensor was expected, got rank ", x.rank());
+  const std::vector<int64_t> dims = to_nchw ? NchwDims(x.dims()) : NhwcDims(x.dims());
+  GRAFT_RETURN_IF_ERROR(Tensor::AllocateUninitialized(x.dtype(), dims, out));
+  const T* src = x.data<T>();
+  T* dst = out->data<T>();
+  // Index the NHWC side as (n, hw, c) and the NCHW side as (n, c, hw).
+  const int64_t n = dims[0];
+  const int64_t c = to_nchw ? dims[1] : dims[3];
+  const int64_t hw = to_nchw ? dims[2] * dims[3] : dims[1] * dims[2];
+  for (int64_t b = 0; b < n; ++b) {
+    for (int64_t ch = 0; ch < c; ++ch) {
+      for (int64_t i = 0; i < hw; ++i) {
+        const int64_t nchw_index = (b * c + ch) * hw + i, nhwc_index = (b * hw + i) * c + ch;
+        if (to_nchw) dst[nchw_index] = src[nhwc_index];
+        else dst[nhwc_index] = src[nchw_index];
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// Allocates a kernel's result of the given dims.
+using ResultAlloc = std::function<Status(const std::vector<int64_t>& dims, Tensor** out)>;
+
+// Runs forward(x, alloc) — an NHWC computation of output 0 from input 0 as x — in the op's
+// layout: for NCHW, on input 0 transposed, its NHWC result transposed back into output 0.
+template <typename T>
+Status ComputeInLayout(OpKernelContext& ctx, bool nchw,
+                       const std::function<Status(const Tensor& x, const ResultAlloc& alloc)>& forward) {
+  const Tensor& in = ctx.input(0);
+  if (!nchw) {
+    return forward(in, [&](const std::vector<int64_t>& dims, Tensor** out) {
+      return ctx.AllocateOutput(0, in.dtype(), dims, out);
+    });
+  }
+  Tensor x, y, z;
+  GRAFT_RETURN_IF_ERROR(Relayout<T>(in, false, &x));
+  const ResultAlloc alloc_y = [&](const std::vector<int64_t>& dims, Tensor** out) {
+    *out = &y;
+    return Tensor::AllocateUninitialized(in.dtype(), dims, &y);
+  };
+  GRAFT_RETURN_IF_ERROR(forward(x, alloc_y));
+  GRAFT_RETURN_IF_ERROR(Relayout<T>(y, true, &z));
+  ctx.SetOutput(0, std::move(z));
+  return Status::Ok();
 }
 
 }  // namespace graft::cpu

@@ -388,16 +388,34 @@ template <typename T>
 class DepthwiseConvKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
-  Status Init() { return attrs_.Read(node()); }
+  Status Init() {
+    GRAFT_RETURN_IF_ERROR(attrs_.Read(node()));
+    nchw_ = attrs_.format == "NCHW";
+    if (nchw_) {  // computed in NHWC (conv_util.h)
+      attrs_.strides = NhwcOrder(attrs_.strides);
+      attrs_.dilations = NhwcOrder(attrs_.dilations);
+      attrs_.explicit_pads = NhwcOrder(attrs_.explicit_pads);
+      attrs_.format = "NHWC";
+    }
+    return Status::Ok();
+  }
   Status Compute(OpKernelContext& ctx) const override {
     const std::string& op = node().type();
-    const Tensor& x = ctx.input(0);
     const Tensor& f = ctx.input(1);
-    if (x.rank() != 4) return errors::InvalidArgument(op, ": input must be 4-dimensional, got ", ShapeText(x.dims()));
+    if (ctx.input(0).rank() != 4) {
+      return errors::InvalidArgument(op, ": input must be 4-dimensional, got ", ShapeText(ctx.input(0).dims()));
+    }
     if (f.rank() != 4) return errors::InvalidArgument(op, ": filter must be 4-dimensional, got ", ShapeText(f.dims()));
     if (attrs_.format != "NHWC") {
-      return errors::Unimplemented(op, ": data_format ", attrs_.format, " is not supported on CPU (only NHWC)");
+      return errors::Unimplemented(op, ": data_format ", attrs_.format, " is not supported on CPU (NHWC or NCHW)");
     }
+    return ComputeInLayout<T>(ctx, nchw_, [&](const Tensor& x, const ResultAlloc& alloc) { return Forward(x, f, alloc); });
+  }
+
+ private:
+  // x is NHWC.
+  Status Forward(const Tensor& x, const Tensor& f, const ResultAlloc& alloc) const {
+    const std::string& op = node().type();
     if (f.dim(2) != x.dim(3)) {
       return errors::InvalidArgument(op, ": input and filter must have the same depth: ", x.dim(3), " vs ", f.dim(2));
     }
@@ -407,7 +425,7 @@ class DepthwiseConvKernel : public OpKernel {
     const int64_t mult = f.dim(3), c = p.c;
     Tensor* out = nullptr;
     const Dims out_dims = {p.n, p.oh, p.ow, c * mult};
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, x.dtype(), out_dims, &out));
+    GRAFT_RETURN_IF_ERROR(alloc(out_dims, &out));
     T* po = out->data<T>();
     std::fill(po, po + out->num_elements(), T(0));
     const T* px = x.data<T>();
@@ -427,8 +445,8 @@ class DepthwiseConvKernel : public OpKernel {
     return Status::Ok();
   }
 
- private:
   ConvAttrs attrs_;
+  bool nchw_ = false;
 };
 
 // ---------------------------------------------------------------------------------------

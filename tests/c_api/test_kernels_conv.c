@@ -2,7 +2,7 @@
  * EXPLICIT padding, strides, dilations and batches, checked against a naive direct
  * convolution written here (TensorFlow's output-size and padding rules), plus a small
  * hand-computed case and run-time errors naming the op; MaxPool and AvgPool on hand-computed
- * windows; the activation gradients and BiasAddGrad on hand-computed values. */
+ * windows; Conv2D, DepthwiseConv2dNative and the pools in NCHW with TensorFlow's values; the activation gradients and BiasAddGrad on hand-computed values. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,16 +191,9 @@ static void test_conv2d_naive(void **state) {
 
 static void test_conv2d_errors(void **state) {
   graft_graph *g = *state;
-  graft_op *x = make_const_f32(g, "x", (const int64_t[]){1, 2, 2, 2}, 4, (const float[]){1, 2, 3, 4, 5, 6, 7, 8});
   graft_op *f = make_const_f32(g, "f", (const int64_t[]){1, 1, 2, 1}, 4, (const float[]){1, 1});
-  /* NCHW is not implemented on CPU: the error names the op and the format. */
-  graft_op *nchw = conv(g, "nchw_conv", x, f, 1, 1, "VALID", 1, 1, NULL, "NCHW");
   graft_session *s = NULL;
-  GT_OK(graft_session_new(&s, g, NULL));
-  graft_output fo = {nchw, 0};
   graft_tensor *out = NULL;
-  GT_ERR(GRAFT_EUNIMPLEMENTED, graft_session_run(&out, s, NULL, NULL, 0, &fo, 1, NULL, 0), "Conv2D", "NCHW");
-  graft_session_free(s);
   /* A filter depth that does not match, fed at run time so shape inference cannot catch it. */
   int64_t pdims[4] = {-1, -1, -1, -1};
   graft_op *ph = make_placeholder(g, "ph", GRAFT_FLOAT32, pdims, 4);
@@ -319,6 +312,83 @@ static void expect_vec(graft_tensor *t, int n, const float *want) {
 }
 
 /* Activation gradients, hand-computed; the boundaries 0 and 6 get no gradient. */
+/* An NCHW op (TensorFlow's CPU kernels take NCHW too): x [1,2,3,3] = 0, 0.1, ..., 1.7; the
+ * expected values are TensorFlow 2.21's. */
+static graft_op *nchw_op(graft_graph *g, const char *type, const char *name, graft_op *x, graft_op *f,
+                         const int64_t *window, const int64_t *strides, const char *padding, const int64_t *pads) {
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, g, type, name));
+  GT_OK(graft_op_desc_add_input(d, (graft_output){x, 0}));
+  if (f) GT_OK(graft_op_desc_add_input(d, (graft_output){f, 0}));
+  if (window) GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "ksize", window, 4));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", strides, 4));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "padding", padding, strlen(padding)));
+  if (pads) GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "explicit_paddings", pads, 8));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "data_format", "NCHW", 4));
+  graft_op *op = NULL;
+  GT_OK(graft_op_desc_finish(&op, d));
+  return op;
+}
+
+static void expect_nchw(graft_graph *g, graft_op *op, const int64_t *dims, const float *want) {
+  graft_tensor *t = run(g, op);
+  assert_int_equal(graft_tensor_rank(t), 4);
+  int64_t n = 1;
+  for (int i = 0; i < 4; ++i) {
+    assert_int_equal(graft_tensor_dim(t, i), dims[i]);
+    n *= dims[i];
+  }
+  const float *p = graft_tensor_data(t);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!(fabsf(p[i] - want[i]) <= 1e-5f)) {
+      print_error("%s element %lld: %.7g, expected %.7g\n", graft_op_name(op), (long long)i, p[i], want[i]);
+      fail();
+    }
+  }
+  graft_tensor_free(t);
+}
+
+static void test_nchw(void **state) {
+  graft_graph *g = *state;
+  float xv[18], wv[16], dv[8];
+  for (int i = 0; i < 18; ++i) xv[i] = (float)i / 10.0f;
+  for (int i = 0; i < 16; ++i) wv[i] = (float)(i - 5) / 10.0f;
+  for (int i = 0; i < 8; ++i) dv[i] = (float)(i - 3) / 10.0f;
+  graft_op *x = make_const_f32(g, "x", (const int64_t[]){1, 2, 3, 3}, 4, xv);
+  graft_op *w = make_const_f32(g, "w", (const int64_t[]){2, 2, 2, 2}, 4, wv);
+  graft_op *dw = make_const_f32(g, "dw", (const int64_t[]){2, 2, 2, 1}, 4, dv);
+  const int64_t one[4] = {1, 1, 1, 1}, two[4] = {1, 1, 2, 2}, win[4] = {1, 1, 2, 2};
+  expect_nchw(g, nchw_op(g, "Conv2D", "conv_same", x, w, NULL, one, "SAME", NULL), (const int64_t[]){1, 2, 3, 3},
+              (const float[]){1.96f, 2.12f, 0.42f, 2.44f, 2.6f, 0.42f, -0.66f, -0.74f, -0.91f, 2.48f, 2.72f, 0.74f,
+                              3.2f, 3.44f, 0.86f, -0.22f, -0.26f, -0.66f});
+  expect_nchw(g, nchw_op(g, "Conv2D", "conv_s2", x, w, NULL, two, "VALID", NULL), (const int64_t[]){1, 2, 1, 1},
+              (const float[]){1.96f, 2.48f});
+  const int64_t pads[8] = {0, 0, 0, 0, 1, 0, 0, 1};
+  expect_nchw(g, nchw_op(g, "Conv2D", "conv_explicit", x, w, NULL, one, "EXPLICIT", pads),
+              (const int64_t[]){1, 2, 3, 3},
+              (const float[]){1.42f, 1.66f, 0.61f, 1.96f, 2.12f, 0.42f, 2.44f, 2.6f, 0.42f, 1.62f, 1.9f, 0.74f, 2.48f,
+                              2.72f, 0.74f, 3.2f, 3.44f, 0.86f});
+  expect_nchw(g, nchw_op(g, "MaxPool", "maxpool", x, NULL, win, one, "VALID", NULL), (const int64_t[]){1, 2, 2, 2},
+              (const float[]){0.4f, 0.5f, 0.7f, 0.8f, 1.3f, 1.4f, 1.6f, 1.7f});
+  expect_nchw(g, nchw_op(g, "AvgPool", "avgpool", x, NULL, win, two, "SAME", NULL), (const int64_t[]){1, 2, 2, 2},
+              (const float[]){0.2f, 0.35f, 0.65f, 0.8f, 1.1f, 1.25f, 1.55f, 1.7f});
+  expect_nchw(g, nchw_op(g, "DepthwiseConv2dNative", "depthwise", x, dw, NULL, one, "SAME", NULL),
+              (const int64_t[]){1, 2, 3, 3},
+              (const float[]){0.14f, 0.14f, -0.01f, 0.14f, 0.14f, -0.07f, -0.25f, -0.29f, -0.24f, 0.58f, 0.62f, 0.06f,
+                              0.7f, 0.74f, 0.06f, -0.3f, -0.32f, -0.34f});
+  /* A stride on the channel dim (NCHW position 1) is TensorFlow's error. */
+  const int64_t cstride[4] = {1, 2, 1, 1};
+  graft_op *bad = nchw_op(g, "Conv2D", "bad_stride", x, w, NULL, cstride, "SAME", NULL);
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  graft_output fo = {bad, 0};
+  graft_tensor *out = NULL;
+  graft_error_clear();
+  assert_int_not_equal(graft_session_run(&out, s, NULL, NULL, 0, &fo, 1, NULL, 0), GRAFT_OK);
+  assert_non_null(strstr(graft_error_last(), "depth"));
+  graft_session_free(s);
+}
+
 static void test_activation_grads(void **state) {
   graft_graph *g = *state;
   const int64_t dims[2] = {2, 3};
@@ -353,6 +423,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_conv2d_naive, setup, teardown),
       cmocka_unit_test_setup_teardown(test_conv2d_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pools, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_nchw, setup, teardown),
       cmocka_unit_test_setup_teardown(test_activation_grads, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bias_add_grad, setup, teardown),
   };
