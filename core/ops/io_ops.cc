@@ -1,7 +1,8 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // Checkpoints (SaveV2/RestoreV2/MergeV2Checkpoints/ShardedFilename/ShardedFilespec), strings
-// (StringJoin, the regex ops, StringFormat), logging (PrintV2, Assert) and tf.Example parsing.
+// (StringJoin, the regex ops, StringFormat, hashing into buckets), logging (PrintV2, Assert) and
+// tf.Example parsing.
 #include <charconv>
 
 #include "core/ops/builtin_ops.h"
@@ -331,6 +332,22 @@ void RegisterIoOps(OpRegistry& r) {
       OpDefBuilder("StringJoin").Input("inputs: N * string").Output("output: string").Attr("N: int >= 0").Attr(
           "separator: string = ''"),
       StringJoinShape);
+  // Strings hashed into num_buckets buckets: the output has the input's shape.
+  Add(r,
+      OpDefBuilder("StringToHashBucketFast").Input("input: string").Output("output: int64").Attr(
+          "num_buckets: int >= 1"),
+      shape_fns::Unchanged);
+  Add(r,
+      OpDefBuilder("StringToHashBucketStrong")
+          .Input("input: string")
+          .Output("output: int64")
+          .Attr("num_buckets: int >= 1")
+          .Attr("key: list(int)"),
+      shape_fns::Unchanged);
+  Add(r,
+      OpDefBuilder("StringToHashBucket").Input("string_tensor: string").Output("output: int64").Attr(
+          "num_buckets: int >= 1"),
+      shape_fns::Unchanged);
   // The regex ops (RE2 syntax): the output has the input's shape; a pattern or rewrite given
   // as an input must be a scalar.
   Add(r, OpDefBuilder("StaticRegexFullMatch").Input("input: string").Attr("pattern: string").Output("output: bool"),

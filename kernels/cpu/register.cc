@@ -36,6 +36,7 @@ void RegisterBuiltinKernels(KernelRegistry& r) {
   cpu::RegisterImageKernels(r);
   cpu::RegisterBucketizeKernels(r);
   cpu::RegisterStatelessRandomKernels(r);
+  cpu::RegisterStringHashKernels(r);
   cpu::RegisterFloat16Kernels(r);  // last: it wraps the float32 kernels above
 }
 

@@ -106,7 +106,9 @@ random = _namespace("random", normal=_ops.random_normal, uniform=_ops.random_uni
                     truncated_normal=_ops.truncated_normal, set_seed=_ops.set_seed,
                     stateless_uniform=_ops.stateless_random_uniform, stateless_normal=_ops.stateless_random_normal,
                     stateless_truncated_normal=_ops.stateless_truncated_normal)
-strings = _namespace("strings", format=_ops.string_format)
+strings = _namespace("strings", format=_ops.string_format, to_hash_bucket_fast=_ops.string_to_hash_bucket_fast,
+                     to_hash_bucket_strong=_ops.string_to_hash_bucket_strong,
+                     to_hash_bucket=_ops.string_to_hash_bucket)
 debugging = _namespace("debugging", Assert=Assert, check_numerics=check_numerics)
 dtypes = _namespace("dtypes", DType=DType, as_dtype=as_dtype, float16=float16, float32=float32, float64=float64,
                     bfloat16=bfloat16, int8=int8, int16=int16, int32=int32, int64=int64, uint8=uint8,

@@ -860,6 +860,25 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dtypes.
     r = _stateless_v2("StatelessTruncatedNormalV2", shape, seed, dtype, alg)
     return add(multiply(r, convert_to_tensor(stddev, dtype=dtype)), convert_to_tensor(mean, dtype=dtype), name=name)
 
+
+# ---- Strings hashed into buckets (tf.strings.to_hash_bucket_*) -------------------------------------
+
+def string_to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002 - TensorFlow's name
+    """tf.strings.to_hash_bucket_fast: Fingerprint64 of each string modulo num_buckets (int64)."""
+    return _one("StringToHashBucketFast", [convert_to_tensor(input)], {"num_buckets": int(num_buckets)}, name=name)
+
+
+def string_to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
+    """tf.strings.to_hash_bucket_strong: SipHash-2-4 keyed by key (two ints) modulo num_buckets."""
+    return _one("StringToHashBucketStrong", [convert_to_tensor(input)],
+                {"num_buckets": int(num_buckets), "key": [int(k) for k in key]}, name=name)
+
+
+def string_to_hash_bucket(string_tensor, num_buckets, name=None):
+    """tf.strings.to_hash_bucket (deprecated in TensorFlow): the legacy Hash64 modulo num_buckets."""
+    return _one("StringToHashBucket", [convert_to_tensor(string_tensor)], {"num_buckets": int(num_buckets)},
+                name=name)
+
 # ---- Printing and assertions ----------------------------------------------------------------------
 
 def _format_value(x):
