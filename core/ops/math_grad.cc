@@ -484,6 +484,7 @@ void RegisterMathGradients(GradientRegistry& r) {
   AddGradient(r, "Identity", IdentityGrad);
   AddGradient(r, "Snapshot", IdentityGrad);
   AddGradient(r, "PlaceholderWithDefault", IdentityGrad);
+  AddGradient(r, "EnsureShape", IdentityGrad);
   // A variable's value read from its handle: the gradient flows to the handle (the resource
   // tensor), so that gradients with respect to a variable's handle sum over all its reads.
   AddGradient(r, "ReadVariableOp", IdentityGrad);

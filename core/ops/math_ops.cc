@@ -1,7 +1,8 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // Math ops: binary cwise ops and comparisons (numpy broadcasting), Select/SelectV2, unary cwise
-// ops, Cast, reductions, ArgMax/ArgMin, Bucketize and Einsum (its equation: core/einsum_equation.h).
+// ops, Cast, reductions, ArgMax/ArgMin, Bucketize, DenseBincount and Einsum (its equation:
+// core/einsum_equation.h).
 // Signatures follow TensorFlow 2.18's registry; ops that share a signature are registered from
 // the tables below.
 #include <algorithm>
@@ -476,6 +477,33 @@ void RegisterMathOps(OpRegistry& r) {
           .Attr("T: {int32, int64, float, double}")
           .Attr("boundaries: list(float)"),
       shape_fns::Unchanged);
+  // DenseBincount: counts (or sums of weights) of each value below size, per row of a matrix or
+  // over a vector (a scalar counts as a vector): [size] or [rows, size].
+  Add(r,
+      OpDefBuilder("DenseBincount")
+          .Input("input: Tidx")
+          .Input("size: Tidx")
+          .Input("weights: T")
+          .Attr("Tidx: {int32, int64}")
+          .Attr("T: {int32, int64, float, double}")
+          .Attr("binary_output: bool = false")
+          .Output("output: T"),
+      [](InferenceContext& c) -> Status {
+        PartialShape in;
+        GRAFT_RETURN_IF_ERROR(c.WithRankAtMost(0, 2, &in));
+        GRAFT_RETURN_IF_ERROR(c.WithScalar(1));
+        int64_t size = kUnknownDim;
+        if (!c.ConstantInt(1, &size)) size = kUnknownDim;
+        if (size != kUnknownDim && size < 0) return errors::InvalidArgument("size (", size, ") must be non-negative");
+        if (!in.known_rank()) {
+          c.set_output(0, PartialShape::Unknown());
+        } else if (in.rank() == 2) {
+          c.set_output(0, PartialShape(std::vector<int64_t>{in.dim(0), size}));
+        } else {
+          c.set_output(0, PartialShape(std::vector<int64_t>{size}));
+        }
+        return Status::Ok();
+      });
 }
 
 }  // namespace graft::ops

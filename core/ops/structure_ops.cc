@@ -1,7 +1,7 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // Constants, placeholders and identities: Const, Placeholder, PlaceholderWithDefault,
-// Identity, IdentityN, NoOp, StopGradient, PreventGradient and Snapshot, and the function
+// Identity, IdentityN, NoOp, StopGradient, PreventGradient, Snapshot and EnsureShape, and the function
 // frame's _Arg and _Retval (kernels/cpu/structure_kernels.cc).
 // Signatures follow TensorFlow 2.18's registry (names, attr order, defaults, allowed types).
 // Shape functions work on partial shapes and read constant inputs when their values are
@@ -53,6 +53,19 @@ Status PlaceholderWithDefaultShape(InferenceContext& c) {
   return Status::Ok();
 }
 
+// EnsureShape: the input, whose shape must be compatible with attr `shape`; the output has the
+// merge of the two.
+Status EnsureShapeShape(InferenceContext& c) {
+  PartialShape shape, merged;
+  GRAFT_RETURN_IF_ERROR(c.GetAttr("shape", &shape));
+  if (!c.input(0).MergeWith(shape, &merged).ok()) {
+    return errors::ShapeError("the input has shape ", c.input(0).ToString(), ", which is not compatible with attr 'shape' ",
+                              shape.ToString());
+  }
+  c.set_output(0, merged);
+  return Status::Ok();
+}
+
 // _Arg: a function argument, so nothing says its shape but the "_output_shapes" TensorFlow
 // writes beside it (its importer refines every node with that attr; an _Arg is the node whose
 // shape is otherwise unknown).
@@ -83,6 +96,8 @@ void RegisterStructureOps(OpRegistry& r) {
   Add(r, B("PlaceholderWithDefault").Input("input: dtype").Output("output: dtype").Attr("dtype: type")
              .Attr("shape: shape"),
       NeedsAttrs({"shape"}, PlaceholderWithDefaultShape));
+  Add(r, B("EnsureShape").Input("input: T").Output("output: T").Attr("shape: shape").Attr("T: type"),
+      NeedsAttrs({"shape"}, EnsureShapeShape));
   Add(r, B("Identity").Input("input: T").Output("output: T").Attr("T: type"), shape_fns::Unchanged);
   Add(r, B("IdentityN").Input("input: T").Output("output: T").Attr("T: list(type) >= 1"), IdentityNShape);
   Add(r, B("NoOp"), shape_fns::NoOutputs);

@@ -1,4 +1,7 @@
-// CPU kernels for graph structure: Const, Placeholder, Identity and friends, NoOp, _Arg, _Retval.
+// CPU kernels for graph structure: Const, Placeholder, Identity and friends, NoOp, _Arg, _Retval,
+// EnsureShape.
+#include <string>
+
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
 
@@ -62,6 +65,39 @@ class ForwardKernel : public OpKernel {
   bool IsCheap() const override { return true; }
 };
 
+// EnsureShape: the input itself, when its shape is compatible with attr `shape` (unknown dims
+// and an unknown rank match anything); otherwise TensorFlow's error, naming the input tensor.
+class EnsureShapeKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Init() { return GetAttr(node(), "shape", &shape_); }
+  Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& in = ctx.input(0);
+    if (!PartialShape(in.dims()).IsCompatibleWith(shape_)) {
+      const Output& src = node().inputs()[0];
+      const std::string name = src.index == 0 ? src.node->name() : src.node->name() + ":" + std::to_string(src.index);
+      return errors::InvalidArgument("Shape of tensor ", name, " ", Text(PartialShape(in.dims())),
+                                     " is not compatible with expected shape ", Text(shape_), ".");
+    }
+    ctx.SetOutput(0, in);
+    return Status::Ok();
+  }
+  bool IsCheap() const override { return true; }
+
+ private:
+  // TensorFlow's DebugString of a shape: [2,?], or <unknown>.
+  static std::string Text(const PartialShape& s) {
+    if (!s.known_rank()) return "<unknown>";
+    std::string out = "[";
+    for (int i = 0; i < s.rank(); ++i) {
+      if (i > 0) out += ",";
+      out += s.dim(i) == kUnknownDim ? std::string("?") : std::to_string(s.dim(i));
+    }
+    return out + "]";
+  }
+  PartialShape shape_;
+};
+
 class NoOpKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -81,6 +117,7 @@ void RegisterStructureKernels(KernelRegistry& r) {
     add(op, MakeFactory<ForwardKernel>());
   }
   add("NoOp", MakeFactory<NoOpKernel>());
+  add("EnsureShape", MakeFactory<EnsureShapeKernel>());
 }
 
 }  // namespace graft::cpu

@@ -1,9 +1,9 @@
 /* CPU math kernels (kernels/cpu/math_kernels.cc): Div, FloorDiv, FloorMod, TruncateDiv,
  * TruncateMod (TensorFlow's sign rules, "Integer division by zero"), Pow, DivNoNan, Atan2,
  * comparisons, logical ops, Select / SelectV2, and the unary functions and activations, with
- * broadcasting, empty tensors and scalars, and Bucketize. Expected values are literal tables worked
- * out by hand or with Python's math module (floor division and % are Python's own); Bucketize's
- * are TensorFlow 2.21's. */
+ * broadcasting, empty tensors and scalars, and Bucketize and DenseBincount. Expected values are
+ * literal tables worked out by hand or with Python's math module (floor division and % are
+ * Python's own); Bucketize's and DenseBincount's are TensorFlow 2.21's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -398,6 +398,64 @@ static void test_bucketize(void **state) {
                "Expected sorted boundaries");
 }
 
+/* ---- DenseBincount (TensorFlow 2.21's values and messages) ------------------------------- */
+
+static graft_op *bincount(graft_graph *g, const char *name, graft_op *x, graft_op *size, graft_op *w, int binary) {
+  graft_op_desc *d = desc(g, "DenseBincount", name);
+  in(d, x);
+  in(d, size);
+  in(d, w);
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "binary_output", binary ? 1 : 0));
+  return fin(d);
+}
+
+static void test_dense_bincount(void **state) {
+  graft_graph *g = *state;
+  int32_t five = 5, three = 3;
+  int64_t four = 4;
+  graft_op *x = konst(g, "bc_x", GRAFT_INT32, D(5), (const int32_t[]){1, 1, 3, 7, 0});
+  graft_op *size5 = konst(g, "size5", GRAFT_INT32, SCALAR, &five);
+  graft_op *none = konst(g, "no_w", GRAFT_FLOAT32, D(0), NULL);
+  graft_op *w = konst(g, "bc_w", GRAFT_FLOAT32, D(5), (const float[]){0.5f, 1, 2, 3, 4});
+  graft_op *counts = bincount(g, "counts", x, size5, none, 0);
+  assert_output_shape(counts, 0, "(5,)");
+  expect(run(g, counts), GRAFT_FLOAT32, D(5), (const float[]){1, 2, 0, 1, 0});
+  expect(run(g, bincount(g, "weighted", x, size5, w, 0)), GRAFT_FLOAT32, D(5), (const float[]){4, 1.5f, 0, 2, 0});
+  expect(run(g, bincount(g, "binary", x, size5, w, 1)), GRAFT_FLOAT32, D(5), (const float[]){1, 1, 0, 1, 0});
+  /* A matrix counts per row; int64 values and size. */
+  graft_op *m = konst(g, "bc_m", GRAFT_INT64, D(2, 3), (const int64_t[]){1, 1, 3, 7, 0, 0});
+  graft_op *size4 = konst(g, "size4", GRAFT_INT64, SCALAR, &four);
+  graft_op *rows = bincount(g, "rows", m, size4, konst(g, "no_wi", GRAFT_INT32, D(0), NULL), 0);
+  assert_output_shape(rows, 0, "(2, 4)");
+  expect(run(g, rows), GRAFT_INT32, D(2, 4), (const int32_t[]){0, 2, 0, 1, 2, 0, 0, 0});
+  graft_op *wd = konst(g, "bc_wd", GRAFT_FLOAT64, D(2, 3), (const double[]){1, 2, 3, 4, 5, 6});
+  expect(run(g, bincount(g, "rows_w", m, size4, wd, 0)), GRAFT_FLOAT64, D(2, 4), (const double[]){0, 3, 0, 3, 11, 0, 0, 0});
+  expect(run(g, bincount(g, "rows_bin", m, size4, none, 1)), GRAFT_FLOAT32, D(2, 4), (const float[]){0, 1, 0, 1, 1, 0, 0, 0});
+  /* A scalar is a vector of one. */
+  int32_t two = 2;
+  graft_op *size3 = konst(g, "size3", GRAFT_INT32, SCALAR, &three);
+  expect(run(g, bincount(g, "scalar", konst(g, "bc_s", GRAFT_INT32, SCALAR, &two), size3, none, 0)), GRAFT_FLOAT32, D(3),
+         (const float[]){0, 0, 1});
+  /* Errors. */
+  graft_op *p = ph(g, "bc_p", GRAFT_INT32);
+  graft_op *bad = bincount(g, "bc_bad", p, size3, none, 0);
+  expect_error(g, bad, p, i32v(D(2), (const int32_t[]){1, -1}), GRAFT_EINVAL, "DenseBincount op 'bc_bad'",
+               "Input arr must be non-negative!");
+  expect_error(g, bad, p, i32v(D(1, 2), (const int32_t[]){1, -1}), GRAFT_EINVAL, "DenseBincount op 'bc_bad'",
+               "Input 'in' must be non-negative! Negative input value found: -1");
+  expect_error(g, bad, p, i32v(D(1, 1, 1), (const int32_t[]){1}), GRAFT_EINVAL, "DenseBincount op 'bc_bad'",
+               "Shape must be at most rank 2 but is rank 3");
+  graft_op *bad_w = bincount(g, "bc_bad_w", p, size3, konst(g, "w1", GRAFT_FLOAT32, D(1), (const float[]){1}), 0);
+  expect_error(g, bad_w, p, i32v(D(2), (const int32_t[]){1, 2}), GRAFT_EINVAL, "DenseBincount op 'bc_bad_w'",
+               "`weights` must be the same shape as `arr` or a length-0 `Tensor`, in which case it acts as all weights "
+               "equal to 1. Received [1]");
+  graft_op *ps = ph(g, "bc_size", GRAFT_INT32);
+  graft_op *bad_size = bincount(g, "bc_bad_size", x, ps, none, 0);
+  int32_t neg = -1;
+  expect_error(g, bad_size, ps, tensor(GRAFT_INT32, SCALAR, &neg), GRAFT_EINVAL, "DenseBincount op 'bc_bad_size'",
+               "size (-1) must be non-negative");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_integer_division, setup, teardown),
@@ -410,6 +468,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_unary_math, setup, teardown),
       cmocka_unit_test_setup_teardown(test_activations, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bucketize, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_dense_bincount, setup, teardown),
   };
   return cmocka_run_group_tests_name("kernels_math", tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /* CPU kernels for shapes and data movement (kernels/cpu/shape_kernels.cc): Shape, ShapeN,
  * Size, Rank, Reshape, ExpandDims, Squeeze, Fill, Range, Tile, Transpose, ConcatV2, Pack,
  * Unpack, Slice, ZerosLike, OnesLike, BroadcastTo, Cast, DynamicStitch, InvertPermutation,
- * BroadcastGradientArgs, ReverseV2, SpaceToBatchND, BatchToSpaceND. Expected values are literal tables worked out by hand (or, for the
+ * BroadcastGradientArgs, ReverseV2, SpaceToBatchND, BatchToSpaceND, EnsureShape. Expected values are literal tables worked out by hand (or, for the
  * larger transposes, by index arithmetic in this file); run-time errors are provoked through
  * placeholders so that graph construction cannot catch them first. */
 #include <math.h>
@@ -815,6 +815,26 @@ static void test_space_to_batch_nd(void **state) {
                "cropped_shape[0]=-1 must be non-negative");
 }
 
+/* EnsureShape: the input when its shape is compatible with attr shape (TensorFlow 2.21's
+ * message otherwise); the output's static shape is the merge. */
+static void test_ensure_shape(void **state) {
+  graft_graph *g = *state;
+  graft_op *p = ph(g, "ens_p", GRAFT_FLOAT32);
+  graft_op_desc *d = desc(g, "EnsureShape", "ens");
+  in(d, p);
+  GT_OK(graft_attrs_set_shape(graft_op_desc_attrs(d), "shape", (const int64_t[]){2, -1}, 2));
+  graft_op *e = fin(d);
+  assert_output_shape(e, 0, "(2, None)");
+  const float v[6] = {1, 2, 3, 4, 5, 6};
+  graft_op *fops[1] = {p};
+  graft_tensor *vals[1] = {tensor(GRAFT_FLOAT32, D(2, 3), v)};
+  expect(run_feeds(g, e, 0, 1, fops, vals), GRAFT_FLOAT32, D(2, 3), v);
+  expect_error(g, e, p, tensor(GRAFT_FLOAT32, D(2, 3, 1), v), GRAFT_EINVAL, "EnsureShape op 'ens'",
+               "Shape of tensor ens_p [2,3,1] is not compatible with expected shape [2,?].");
+  expect_error(g, e, p, tensor(GRAFT_FLOAT32, D(3, 2), v), GRAFT_EINVAL, "EnsureShape op 'ens'",
+               "Shape of tensor ens_p [3,2] is not compatible with expected shape [2,?].");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_shape_size_rank, setup, teardown),
@@ -837,6 +857,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_broadcast_gradient_args, setup, teardown),
       cmocka_unit_test_setup_teardown(test_reverse_v2, setup, teardown),
       cmocka_unit_test_setup_teardown(test_space_to_batch_nd, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_ensure_shape, setup, teardown),
   };
   return cmocka_run_group_tests_name("kernels_shape", tests, NULL, NULL);
 }

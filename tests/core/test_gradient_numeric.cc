@@ -315,6 +315,7 @@ std::vector<Case> Table() {
   t.push_back({"MatrixBandPart", {F({2, 3, 4}), I32Scalar(1), I32Scalar(0)}, {}, true});
   t.push_back({"MatrixBandPart", {F({3, 3}), I32Scalar(-1), I32Scalar(1)}});
   t.push_back({"ReverseV2", {F({2, 3, 4}), I32({0, 2})}, {}, true});
+  t.push_back({"EnsureShape", {F({2, 3})}, {{"shape", AttrValue::Shape(PartialShape({2, kUnknownDim}))}}, true});
   t.push_back({"SpaceToBatchND", {F({2, 5, 3}), I32({2}), I32Shaped({1, 2}, {1, 2})}, {}, true});
   t.push_back({"BatchToSpaceND", {F({4, 2, 2, 1}), I32({2, 2}), I32Shaped({2, 2}, {0, 1, 1, 0})}, {}, true});
   // Sorted segment reductions (a gap in the ids: segment 2 is empty).
