@@ -1,8 +1,8 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // Checkpoints (SaveV2/RestoreV2/MergeV2Checkpoints/ShardedFilename/ShardedFilespec), strings
-// (StringJoin, the regex ops, StringFormat, hashing into buckets), logging (PrintV2, Assert) and
-// tf.Example parsing.
+// (StringJoin, the regex ops, StringFormat, hashing into buckets, StringSplit(V2)), logging (PrintV2,
+// Assert) and tf.Example parsing.
 #include <charconv>
 
 #include "core/ops/builtin_ops.h"
@@ -110,6 +110,17 @@ Status SaveV2Shape(InferenceContext& c) {
   GRAFT_RETURN_IF_ERROR(c.WithRank(2, 1, &slices));
   GRAFT_RETURN_IF_ERROR(RequireLength(c, 1, names, c.num_inputs() - 3));
   GRAFT_RETURN_IF_ERROR(RequireLength(c, 2, slices, c.num_inputs() - 3));
+  return Status::Ok();
+}
+
+// StringSplit(V2): a vector input and a scalar separator; the number of tokens is known at run
+// time only.
+Status StringSplitShape(InferenceContext& c) {
+  GRAFT_RETURN_IF_ERROR(c.WithRank(0, 1));
+  GRAFT_RETURN_IF_ERROR(c.WithRank(1, 0));
+  c.set_output(0, PartialShape(std::vector<int64_t>{kUnknownDim, 2}));
+  c.set_output(1, PartialShape(std::vector<int64_t>{kUnknownDim}));
+  c.set_output(2, PartialShape(std::vector<int64_t>{2}));
   return Status::Ok();
 }
 
@@ -348,6 +359,26 @@ void RegisterIoOps(OpRegistry& r) {
       OpDefBuilder("StringToHashBucket").Input("string_tensor: string").Output("output: int64").Attr(
           "num_buckets: int >= 1"),
       shape_fns::Unchanged);
+  // A vector of strings split into tokens: a SparseTensor's indices [n, 2], values [n] and
+  // dense_shape [2].
+  Add(r,
+      OpDefBuilder("StringSplitV2")
+          .Input("input: string")
+          .Input("sep: string")
+          .Output("indices: int64")
+          .Output("values: string")
+          .Output("shape: int64")
+          .Attr("maxsplit: int = -1"),
+      StringSplitShape);
+  Add(r,
+      OpDefBuilder("StringSplit")
+          .Input("input: string")
+          .Input("delimiter: string")
+          .Output("indices: int64")
+          .Output("values: string")
+          .Output("shape: int64")
+          .Attr("skip_empty: bool = true"),
+      StringSplitShape);
   // The regex ops (RE2 syntax): the output has the input's shape; a pattern or rewrite given
   // as an input must be a scalar.
   Add(r, OpDefBuilder("StaticRegexFullMatch").Input("input: string").Attr("pattern: string").Output("output: bool"),

@@ -37,6 +37,7 @@ void RegisterBuiltinKernels(KernelRegistry& r) {
   cpu::RegisterBucketizeKernels(r);
   cpu::RegisterStatelessRandomKernels(r);
   cpu::RegisterStringHashKernels(r);
+  cpu::RegisterStringSplitKernels(r);
   cpu::RegisterFloat16Kernels(r);  // last: it wraps the float32 kernels above
 }
 

@@ -39,6 +39,7 @@ void RegisterImageKernels(KernelRegistry& r);       // image_kernels.cc
 void RegisterBucketizeKernels(KernelRegistry& r);   // bucketize_kernels.cc
 void RegisterStatelessRandomKernels(KernelRegistry& r);  // stateless_random_kernels.cc
 void RegisterStringHashKernels(KernelRegistry& r);  // string_hash_kernels.cc
+void RegisterStringSplitKernels(KernelRegistry& r);  // string_split_kernels.cc
 // Last: float16/bfloat16 kernels made from the float32 kernels registered before it.
 void RegisterFloat16Kernels(KernelRegistry& r);     // float16_kernels.cc
 

@@ -4,6 +4,7 @@ Each function builds one op (or a few) through framework.apply_op, so it runs ea
 recorded in a trace, or is added to a graph, as the caller's context decides.
 """
 import builtins
+import collections
 import sys
 
 import numpy as np
@@ -878,6 +879,34 @@ def string_to_hash_bucket(string_tensor, num_buckets, name=None):
     """tf.strings.to_hash_bucket (deprecated in TensorFlow): the legacy Hash64 modulo num_buckets."""
     return _one("StringToHashBucket", [convert_to_tensor(string_tensor)], {"num_buckets": int(num_buckets)},
                 name=name)
+
+
+# ---- Splitting strings (tf.strings.split) -----------------------------------------------------------
+
+class SparseTensorValue(collections.namedtuple("SparseTensorValue", ["indices", "values", "dense_shape"])):
+    """A sparse tensor's parts, as tf.compat.v1.SparseTensorValue: indices (int64 [n, rank]),
+    values ([n]) and dense_shape (int64 [rank]). Graft has no SparseTensor or RaggedTensor type;
+    graft.strings.split returns this for a vector of strings."""
+    __slots__ = ()
+
+
+def string_split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002 - TensorFlow's name
+    """tf.strings.split: each string split on sep (on runs of whitespace when sep is None or
+    empty), at most maxsplit times when maxsplit >= 0. A scalar gives the 1-D tensor of its
+    tokens, as TensorFlow's; a vector gives a SparseTensorValue (row, position) -> token, the
+    parts of TensorFlow's RaggedTensor result as tf.compat.v1.strings.split(...,
+    result_type="SparseTensor") gives them."""
+    x = convert_to_tensor(input, dtype=_dtypes.string)
+    rank = x.shape.rank
+    sep_t = convert_to_tensor(b"" if sep is None else sep, dtype=_dtypes.string)
+    attrs = {"maxsplit": int(maxsplit)}
+    if rank == 0:
+        return apply_op("StringSplitV2", [reshape(x, [1]), sep_t], attrs, name=name)[1]
+    if rank != 1:
+        raise ValueError(f"graft.strings.split takes a scalar or a vector of strings (no RaggedTensor type for "
+                         f"rank {rank}), got shape {x.shape}")
+    indices, values, dense_shape = apply_op("StringSplitV2", [x, sep_t], attrs, name=name)
+    return SparseTensorValue(indices, values, dense_shape)
 
 # ---- Printing and assertions ----------------------------------------------------------------------
 
