@@ -242,6 +242,9 @@ class ResizeNearestNeighborGradKernel : public OpKernel {
 
 }  // namespace
 
+// image_transform_kernels.cc: ImageProjectiveTransformV2/V3, registered with this family.
+void RegisterImageTransformKernels(KernelRegistry& r);
+
 void RegisterImageKernels(KernelRegistry& r) {
   // float16 and bfloat16 come from float16_kernels.cc's float32 adapter.
   RegisterTypes<ResizeBilinearKernel, float, double, int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t>(
@@ -250,6 +253,7 @@ void RegisterImageKernels(KernelRegistry& r) {
       r, "ResizeNearestNeighbor");
   RegisterTypes<ResizeBilinearGradKernel, float, double>(r, "ResizeBilinearGrad");
   RegisterTypes<ResizeNearestNeighborGradKernel, float, double, int8_t, uint8_t, int32_t>(r, "ResizeNearestNeighborGrad");
+  RegisterImageTransformKernels(r);
 }
 
 }  // namespace graft::cpu

@@ -1,7 +1,8 @@
 /* Image resizing (kernels/cpu/image_kernels.cc): ResizeBilinear (float32 output for every
  * input type) and ResizeNearestNeighbor with align_corners / half_pixel_centers, up and down,
  * their gradient ops ResizeBilinearGrad and ResizeNearestNeighborGrad, the gradients of the
- * forward ops through graft_graph_add_gradients, and the errors TensorFlow's kernels give.
+ * forward ops through graft_graph_add_gradients, and the errors TensorFlow's kernels give;
+ * ImageProjectiveTransformV2/V3 (kernels/cpu/image_transform_kernels.cc).
  * Expected values are TensorFlow 2.21's (tf.raw_ops on the same inputs). */
 #include <math.h>
 #include <stdio.h>
@@ -181,12 +182,107 @@ static void test_resize_errors(void **state) {
   GT_ERR(GRAFT_ESHAPE, graft_op_desc_finish(&op, d), "ResizeBilinear", "rank");
 }
 
+/* ImageProjectiveTransformV2/V3 (kernels/cpu/image_transform_kernels.cc): a rotation about
+ * the centre and a projective transform of a 1x4x5x2 float image in every interpolation and fill
+ * mode, uint8 images, V2's zero fill, the shared transform, and the errors; TensorFlow 2.21's
+ * values. */
+static graft_op *transform(graft_graph *g, const char *name, graft_op *img, graft_op *tr, graft_op *size, graft_op *fill,
+                           const char *interp, const char *mode) {
+  graft_op_desc *d = desc(g, fill ? "ImageProjectiveTransformV3" : "ImageProjectiveTransformV2", name);
+  in(d, img);
+  in(d, tr);
+  in(d, size);
+  if (fill) in(d, fill);
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "interpolation", interp, strlen(interp)));
+  if (mode) GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "fill_mode", mode, strlen(mode)));
+  return fin(d);
+}
+
+static void test_projective_transform(void **state) {
+  graft_graph *g = *state;
+  float iv[40];
+  for (int i = 0; i < 40; ++i) iv[i] = (float)i;
+  graft_op *img = konst(g, "pt_img", GRAFT_FLOAT32, D(1, 4, 5, 2), iv);
+  graft_op *size = konst(g, "pt_size", GRAFT_INT32, D(2), (const int32_t[]){4, 5});
+  float minus_one = -1;
+  graft_op *fill = konst(g, "pt_fill", GRAFT_FLOAT32, SCALAR, &minus_one);
+  graft_op *trs[2] = {
+      konst(g, "pt_rot", GRAFT_FLOAT32, D(1, 8), (const float[]){0.921060979f, -0.389418334f, 0.742005527f, 0.389418334f, 0.921060979f, -0.660428166f, 0, 0}),
+      konst(g, "pt_proj", GRAFT_FLOAT32, D(1, 8), (const float[]){1.29999995f, 0.200000003f, -1.70000005f, -0.100000001f, 0.800000012f, 0.600000024f, 0.0199999996f, -0.0299999993f}),
+  };
+  static const char *const interps[2] = {"NEAREST", "BILINEAR"};
+  static const char *const modes[4] = {"REFLECT", "WRAP", "CONSTANT", "NEAREST"};
+  static const float expected[2][2][4][40] = {
+      {
+          {
+              {2, 3, 4, 5, 6, 7, 18, 19, 18, 19, 0, 1, 12, 13, 14, 15, 16, 17, 28, 29, 10, 11, 22, 23, 24, 25, 26, 27, 38, 39, 20, 21, 20, 21, 32, 33, 34, 35, 36, 37},
+              {32, 33, 34, 35, 6, 7, 18, 19, 10, 11, 0, 1, 12, 13, 14, 15, 16, 17, 20, 21, 18, 19, 22, 23, 24, 25, 26, 27, 38, 39, 28, 29, 20, 21, 32, 33, 4, 5, 6, 7},
+              {-1, -1, 4, 5, 6, 7, 18, 19, 18, 19, 0, 1, 12, 13, 14, 15, 16, 17, 28, 29, 10, 11, 22, 23, 24, 25, 26, 27, 38, 39, 20, 21, 20, 21, 32, 33, 34, 35, -1, -1},
+              {2, 3, 4, 5, 6, 7, 18, 19, 18, 19, 0, 1, 12, 13, 14, 15, 16, 17, 28, 29, 10, 11, 22, 23, 24, 25, 26, 27, 38, 39, 20, 21, 20, 21, 32, 33, 34, 35, 36, 37},
+          },
+          {
+              {1.48401105f, 2.48401093f, 3.32613301f, 4.32613277f, 6.35233974f, 7.35233974f, 12.088644f, 13.088645f, 16.9724522f, 17.9724522f, 3.31150222f, 4.31150246f, 9.04780769f, 10.0478077f, 14.7841129f, 15.7841129f, 20.5204182f, 21.5204163f, 26.1830616f, 27.1830616f, 11.8169374f, 12.8169384f, 17.4795799f, 18.4795799f, 23.2158871f, 24.2158833f, 28.9521942f, 29.9521904f, 34.6884956f, 35.6884918f, 21.0275459f, 22.0275459f, 25.911356f, 26.9113541f, 31.6476593f, 32.6476593f, 34.6738663f, 35.6738663f, 36.5159874f, 37.5159874f},
+              {31.4840107f, 32.4840126f, 33.3261337f, 34.3261337f, 6.35233974f, 7.35233974f, 12.088644f, 13.088645f, 8.97245216f, 9.97245121f, 3.31150222f, 4.31150246f, 9.04780769f, 10.0478077f, 14.7841129f, 15.7841129f, 20.5204182f, 21.5204163f, 18.1830597f, 19.1830597f, 19.8169365f, 20.8169384f, 17.4795799f, 18.4795799f, 23.2158871f, 24.2158833f, 28.9521942f, 29.9521904f, 34.6884956f, 35.6884918f, 29.0275459f, 30.0275459f, 25.911356f, 26.9113541f, 31.6476593f, 32.6476593f, 4.67386675f, 5.67386675f, 6.51598883f, 7.5159893f},
+              {-0.156499803f, 0.183071971f, 2.15370846f, 2.88269854f, 6.35233974f, 7.35233974f, 12.088644f, 13.088645f, 9.31170273f, 9.88545322f, 3.31150222f, 4.31150246f, 9.04780769f, 10.0478077f, 14.7841129f, 15.7841129f, 20.5204182f, 21.5204163f, 25.1818848f, 26.1450539f, 11.3448763f, 12.3080435f, 17.4795799f, 18.4795799f, 23.2158871f, 24.2158833f, 28.9521942f, 29.9521904f, 34.6884956f, 35.6884918f, 11.6383162f, 12.2120667f, 25.911356f, 26.9113541f, 31.6476593f, 32.6476593f, 25.0058956f, 25.7348843f, 11.739377f, 12.078949f},
+              {1.48401105f, 2.48401093f, 3.32613301f, 4.32613277f, 6.35233974f, 7.35233974f, 12.088644f, 13.088645f, 16.9724522f, 17.9724522f, 3.31150222f, 4.31150246f, 9.04780769f, 10.0478077f, 14.7841129f, 15.7841129f, 20.5204182f, 21.5204163f, 26.1830616f, 27.1830616f, 11.8169374f, 12.8169384f, 17.4795799f, 18.4795799f, 23.2158871f, 24.2158833f, 28.9521942f, 29.9521904f, 34.6884956f, 35.6884918f, 21.0275459f, 22.0275459f, 25.911356f, 26.9113541f, 31.6476593f, 32.6476593f, 34.6738663f, 35.6738663f, 36.5159874f, 37.5159874f},
+          },
+      },
+      {
+          {
+              {12, 13, 0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 10, 11, 12, 13, 14, 15, 18, 19, 20, 21, 20, 21, 22, 23, 26, 27, 28, 29, 30, 31, 30, 31, 34, 35, 36, 37, 38, 39},
+              {16, 17, 8, 9, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 12, 13, 14, 15, 18, 19, 28, 29, 28, 29, 22, 23, 26, 27, 28, 29, 8, 9, 0, 1, 34, 35, 36, 37, 30, 31},
+              {-1, -1, 0, 1, 2, 3, 4, 5, 6, 7, -1, -1, 10, 11, 12, 13, 14, 15, 18, 19, -1, -1, 20, 21, 22, 23, 26, 27, 28, 29, -1, -1, 30, 31, 34, 35, 36, 37, 38, 39},
+              {10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 10, 11, 12, 13, 14, 15, 18, 19, 20, 21, 20, 21, 22, 23, 26, 27, 28, 29, 30, 31, 30, 31, 34, 35, 36, 37, 38, 39},
+          },
+          {
+              {7.4000001f, 8.39999962f, 4.90196085f, 5.90196085f, 5.57692337f, 6.57692337f, 6.98113251f, 7.98113203f, 8.33333206f, 9.33333302f, 15.525774f, 16.525774f, 13.1313114f, 14.1313124f, 14.0594063f, 15.0594063f, 15.3398066f, 16.3398056f, 16.5714283f, 17.5714283f, 24.1702118f, 25.1702118f, 21.875f, 22.875f, 23.061224f, 24.061224f, 24.1999989f, 25.2000008f, 25.2941189f, 26.294117f, 30.4175835f, 31.4175835f, 30.4301071f, 31.4301071f, 32.6315804f, 33.6315804f, 33.6082497f, 34.6082535f, 34.2626228f, 35.2626228f},
+              {12.6000004f, 13.5999994f, 12.9019604f, 13.9019604f, 5.57692337f, 6.57692337f, 6.98113251f, 7.98113203f, 8.33333206f, 9.33333302f, 21.3402061f, 22.3402061f, 21.1313114f, 22.1313114f, 14.0594063f, 15.0594063f, 15.3398066f, 16.3398056f, 16.5714283f, 17.5714283f, 30.638298f, 31.638298f, 29.875f, 30.875f, 23.061224f, 24.061224f, 24.1999989f, 25.2000008f, 25.2941189f, 26.294117f, 7.58241749f, 8.58241749f, 0.430107355f, 1.43010736f, 32.6315804f, 33.6315804f, 33.6082497f, 34.6082535f, 26.2626228f, 27.2626228f},
+              {-1, -1, 2.58746576f, 3.19530892f, 5.57692337f, 6.57692337f, 6.98113251f, 7.98113203f, 8.33333206f, 9.33333302f, -1, -1, 10.2765007f, 11.074481f, 14.0594063f, 15.0594063f, 15.3398066f, 16.3398056f, 16.5714283f, 17.5714283f, -1, -1, 21.8749962f, 22.8749962f, 23.061224f, 24.061224f, 24.1999989f, 25.2000008f, 25.2941189f, 26.294117f, -1, -1, 26.7125626f, 27.5942841f, 32.6315804f, 33.6315804f, 33.6082497f, 34.6082535f, 29.2760067f, 30.134594f},
+              {6, 7.00000048f, 4.90196085f, 5.90196085f, 5.57692337f, 6.57692337f, 6.98113251f, 7.98113203f, 8.33333206f, 9.33333302f, 14.432991f, 15.432991f, 13.1313114f, 14.1313124f, 14.0594063f, 15.0594063f, 15.3398066f, 16.3398056f, 16.5714283f, 17.5714283f, 23.4042549f, 24.4042549f, 21.875f, 22.875f, 23.061224f, 24.061224f, 24.1999989f, 25.2000008f, 25.2941189f, 26.294117f, 30, 31, 30.4301071f, 31.4301071f, 32.6315804f, 33.6315804f, 33.6082497f, 34.6082535f, 34.2626228f, 35.2626228f},
+          },
+      },
+  };
+  char name[64];
+  for (int t = 0; t < 2; ++t) {
+    for (int i = 0; i < 2; ++i) {
+      for (int m = 0; m < 4; ++m) {
+        snprintf(name, sizeof name, "pt_%d_%s_%s", t, interps[i], modes[m]);
+        graft_op *op = transform(g, name, img, trs[t], size, fill, interps[i], modes[m]);
+        if (t == 0 && i == 0 && m == 0) assert_output_shape(op, 0, "(1, 4, 5, 2)");
+        expect_f32_near(run(g, op), D(1, 4, 5, 2), expected[t][i][m], 2e-5);
+      }
+    }
+  }
+  /* uint8 (bilinear rounds toward zero; fill 7), and V2 (fill 0, nearest rounds half away). */
+  uint8_t uv[12];
+  for (int i = 0; i < 12; ++i) uv[i] = (uint8_t)(20 * i);
+  graft_op *u = konst(g, "pt_u8", GRAFT_UINT8, D(1, 3, 4, 1), uv);
+  graft_op *size23 = konst(g, "pt_size23", GRAFT_INT32, D(2), (const int32_t[]){2, 3});
+  float seven = 7;
+  graft_op *shift = transform(g, "pt_u8_shift", u,
+                              konst(g, "pt_tr_shift", GRAFT_FLOAT32, D(1, 8), (const float[]){1, 0, 0.5f, 0, 1, -0.7f, 0, 0}),
+                              size23, konst(g, "pt_seven", GRAFT_FLOAT32, SCALAR, &seven), "BILINEAR", "CONSTANT");
+  assert_output_shape(shift, 0, "(1, 2, 3, 1)");
+  expect(run(g, shift), GRAFT_UINT8, D(1, 2, 3, 1), (const uint8_t[]){7, 13, 19, 34, 54, 74});
+  graft_op *v2 = transform(g, "pt_v2", u,
+                           konst(g, "pt_tr_v2", GRAFT_FLOAT32, D(1, 8), (const float[]){1, 0, 2.5f, 0, 1, -0.7f, 0, 0}),
+                           size23, NULL, "NEAREST", NULL);
+  expect(run(g, v2), GRAFT_UINT8, D(1, 2, 3, 1), (const uint8_t[]){0, 0, 0, 60, 0, 0});
+  /* Two transforms for one image. */
+  graft_op *tp = ph(g, "pt_tr", GRAFT_FLOAT32);
+  graft_op *bad = transform(g, "pt_bad", img, tp, size, fill, "NEAREST", "CONSTANT");
+  float zeros[16] = {0};
+  expect_error(g, bad, tp, tensor(GRAFT_FLOAT32, D(2, 8), zeros), GRAFT_EINVAL, "ImageProjectiveTransformV3 op 'pt_bad'",
+               "Input transform should be num_images x 8 or 1 x 8");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_resize, setup, teardown),
       cmocka_unit_test_setup_teardown(test_resize_types, setup, teardown),
       cmocka_unit_test_setup_teardown(test_resize_gradients, setup, teardown),
       cmocka_unit_test_setup_teardown(test_resize_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_projective_transform, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
