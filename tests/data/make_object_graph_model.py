@@ -45,6 +45,17 @@ class Net(tf.Module):
                                           tf.lookup.TextFileIndex.LINE_NUMBER), -1)
         self.kv = tf.lookup.StaticHashTable(
             tf.lookup.KeyValueTensorInitializer(tf.constant([1, 5, 9], tf.int64), tf.constant([0.5, 1.5, 2.5])), -1.0)
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)])
+    def loop(self, x, n):
+        # A while loop growing a TensorArray.
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        i = tf.constant(0)
+        acc = x
+        while i < n:
+            acc = acc * self.table["scale"] + 1.0
+            ta = ta.write(i, tf.reduce_sum(acc))
+            i += 1
+        return acc, ta.stack()
     @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
     def word_ids(self, s):
         return self.words.lookup(s)
@@ -76,6 +87,13 @@ class Net(tf.Module):
         return self.steps.read_value()
 
 net = Net()
+# An optimizer's slot variables after one step (Keras 3 tracks them in lists).
+import keras  # noqa: E402
+opt = keras.optimizers.Adam(0.1)
+net.trained = tf.Variable([1.0, 2.0])
+opt.apply_gradients([(tf.constant([0.5, -0.25]), net.trained)])
+net.opt = opt
+print("adam", opt.iterations.numpy(), [v.numpy().tolist() for v in opt._momentums])
 x = tf.constant([[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0]])
 print("predict", net.predict(x).numpy().tolist())
 net.poly.get_concrete_function(tf.TensorSpec([None], tf.float32, name="a"))
@@ -86,6 +104,7 @@ print("pair", [t.numpy().tolist() for t in net.pair((tf.constant([1.0, 2.0]), tf
 print("read_vocab", net.read_vocab().numpy())
 print("word_ids", net.word_ids(tf.constant(["banana", "zzz", "apple"])).numpy().tolist())
 print("kv_lookup", [t.numpy().tolist() for t in net.kv_lookup(tf.constant([5, 2], tf.int64))])
+print("loop", [t.numpy().tolist() for t in net.loop(tf.constant([1.0, -1.0]), tf.constant(3))])
 print("add_offset", net.add_offset(tf.constant([1.0, 2.0])).numpy().tolist())
 tf.saved_model.save(net, out, signatures={"serving_default": net.predict, "word_ids": net.word_ids})
 l = tf.saved_model.load(out)

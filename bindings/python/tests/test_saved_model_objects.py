@@ -83,6 +83,16 @@ def test_lookup_tables(loaded):
     assert size.numpy() == 3
 
 
+def test_loops_tensor_arrays_and_optimizer_slots(loaded):
+    acc, sums = loaded.loop(graft.constant([1.0, -1.0]), graft.constant(3))
+    np.testing.assert_array_equal(acc.numpy(), [15.0, -1.0])
+    np.testing.assert_array_equal(sums.numpy(), [2.0, 6.0, 14.0])
+    # A Keras optimizer after one step: its iteration count and slot variables, tracked in lists.
+    assert loaded.opt._iterations.numpy() == 1
+    np.testing.assert_allclose(loaded.opt._momentums[0].numpy(), [0.05, -0.025], rtol=1e-6)
+    np.testing.assert_allclose(loaded.trained.numpy(), [0.9, 2.1], rtol=1e-5)
+
+
 def test_root_without_call_is_not_callable(loaded):
     with pytest.raises(TypeError, match="not callable"):
         loaded()
