@@ -26,6 +26,7 @@
 #include "core/runtime/resource_mgr.h"
 #include "kernels/cpu/data_movement.h"
 #include "kernels/cpu/kernel_util.h"
+#include "kernels/cpu/philox.h"
 #include "kernels/cpu/register.h"
 #include "kernels/cpu/variable_access.h"
 
@@ -380,22 +381,10 @@ struct Block {
   uint32_t v[4];
 };
 
-// Philox4x32 with 10 rounds.
+// Philox4x32 with 10 rounds (philox.h).
 Block Philox(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint32_t k0, uint32_t k1) {
-  constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u, kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
-  for (int round = 0; round < 10; ++round) {
-    const uint64_t p0 = static_cast<uint64_t>(kM0) * c0;
-    const uint64_t p1 = static_cast<uint64_t>(kM1) * c2;
-    const uint32_t hi0 = static_cast<uint32_t>(p0 >> 32), lo0 = static_cast<uint32_t>(p0);
-    const uint32_t hi1 = static_cast<uint32_t>(p1 >> 32), lo1 = static_cast<uint32_t>(p1);
-    c0 = hi1 ^ c1 ^ k0;
-    c1 = lo1;
-    c2 = hi0 ^ c3 ^ k1;
-    c3 = lo0;
-    k0 += kW0;
-    k1 += kW1;
-  }
-  return Block{{c0, c1, c2, c3}};
+  const Philox4x32::Block out = Philox4x32::Compute({c0, c1, c2, c3}, {k0, k1});
+  return Block{{out[0], out[1], out[2], out[3]}};
 }
 
 // [0, 1) from 23 (float) or 52 (double) random bits.
