@@ -1,6 +1,6 @@
-// Gradient functions of the image ops (see builtin_ops.h): ResizeBilinear and
+// Gradient functions of the image ops (see builtin_ops.h): ResizeBilinear, ResizeBicubic and
 // ResizeNearestNeighbor, through their gradient ops, as TensorFlow's image_grad.py.
-// ResizeBilinearGrad is not differentiable (as TensorFlow).
+// ResizeBilinearGrad and ResizeBicubicGrad are not differentiable (as TensorFlow).
 #include "core/gradients/grad_ops.h"
 #include "core/gradients/gradient_context.h"
 #include "core/ops/builtin_ops.h"
@@ -23,6 +23,18 @@ Status ResizeBilinearGradFn(GradientContext& ctx) {
   if (!DTypeIsFloating(t)) return Status::Ok();
   GradOps b(ctx);
   Output g = b.Op("ResizeBilinearGrad", {ctx.grad(), ctx.input(0)}, ResizeAttrs(ctx.op));
+  GRAFT_RETURN_IF_ERROR(b.status());
+  ctx.set_grad(0, g);
+  return Status::Ok();
+}
+
+// ResizeBicubic: ResizeBicubicGrad of g against the image (float and double images only, the
+// gradient op's types, as TensorFlow's image_grad.py).
+Status ResizeBicubicGradFn(GradientContext& ctx) {
+  const DType t = BaseDType(ctx.input(0).node->output_type(ctx.input(0).index));
+  if (t != DType::kFloat32 && t != DType::kFloat64) return Status::Ok();
+  GradOps b(ctx);
+  Output g = b.Op("ResizeBicubicGrad", {ctx.grad(), ctx.input(0)}, ResizeAttrs(ctx.op));
   GRAFT_RETURN_IF_ERROR(b.status());
   ctx.set_grad(0, g);
   return Status::Ok();
@@ -52,6 +64,8 @@ void RegisterImageGradients(GradientRegistry& r) {
   AddGradient(r, "ResizeBilinear", ResizeBilinearGradFn);
   AddGradient(r, "ResizeNearestNeighbor", ResizeNearestNeighborGradFn);
   AddGradient(r, "ResizeBilinearGrad", nullptr);
+  AddGradient(r, "ResizeBicubic", ResizeBicubicGradFn);
+  AddGradient(r, "ResizeBicubicGrad", nullptr);
 }
 
 }  // namespace graft::ops

@@ -1,8 +1,8 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
-// Image resizing (NHWC): ResizeBilinear (float32 output for every input type, as TensorFlow),
-// ResizeNearestNeighbor, and their gradient ops ResizeBilinearGrad and
-// ResizeNearestNeighborGrad; ImageProjectiveTransformV2/V3 (Keras' RandomRotation, RandomZoom,
+// Image resizing (NHWC): ResizeBilinear and ResizeBicubic (float32 output for every input type,
+// as TensorFlow), ResizeNearestNeighbor, and their gradient ops ResizeBilinearGrad,
+// ResizeBicubicGrad and ResizeNearestNeighborGrad; ImageProjectiveTransformV2/V3 (Keras' RandomRotation, RandomZoom,
 // RandomTranslation). Signatures as TensorFlow 2.21's registry.
 #include <string_view>
 #include <vector>
@@ -91,6 +91,14 @@ void RegisterImageOps(OpRegistry& r) {
       ResizeAttrs(ResizedShape));
   Add(r, B("ResizeBilinearGrad").Input("grads: float").Input("original_image: T").Output("output: T")
              .Attr("T: {float, bfloat16, half, double}").Attr("align_corners: bool = false")
+             .Attr("half_pixel_centers: bool = false"),
+      ResizeAttrs(BilinearGradShape));
+  Add(r, B("ResizeBicubic").Input("images: T").Input("size: int32").Output("resized_images: float")
+             .Attr("T: {int8, uint8, int16, uint16, int32, int64, half, float, double, bfloat16}")
+             .Attr("align_corners: bool = false").Attr("half_pixel_centers: bool = false"),
+      ResizeAttrs(ResizedShape));
+  Add(r, B("ResizeBicubicGrad").Input("grads: float").Input("original_image: T").Output("output: T")
+             .Attr("T: {float, double}").Attr("align_corners: bool = false")
              .Attr("half_pixel_centers: bool = false"),
       ResizeAttrs(BilinearGradShape));
   for (const char* name : {"ImageProjectiveTransformV2", "ImageProjectiveTransformV3"}) {

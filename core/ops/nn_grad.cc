@@ -1,5 +1,5 @@
 // Gradient functions of the neural-network ops (see builtin_ops.h): activations, BiasAdd,
-// MatMul/BatchMatMulV2, Softmax/LogSoftmax, Conv2D, DepthwiseConv2dNative and pooling (through
+// MatMul/BatchMatMulV2, Softmax/LogSoftmax, Conv2D, Conv3D, DepthwiseConv2dNative and pooling (2-D and 3-D, through
 // the backprop ops), FusedBatchNormV3 (from its formula), the losses, and, for second
 // derivatives, the activations' gradient ops (ReluGrad, SigmoidGrad, ...), BiasAddGrad,
 // Conv2D's backprop ops and AvgPoolGrad. Formulas as TensorFlow's
@@ -349,6 +349,54 @@ Status AvgPoolGrad(GradientContext& ctx) {
   return Finish(ctx, b, {{0, gi}});
 }
 
+// The 3-D convolution and pooling ops, as their 2-D forms: Conv3D through its backprop ops,
+// which are linear in each tensor input; MaxPool3D through MaxPool3DGrad; AvgPool3D through
+// AvgPool3DGrad, linear in its gradient (its gradient is AvgPool3D).
+AttrMap Conv3DAttrs(const Node* op) { return CopyAttrs(op, {"strides", "padding", "data_format", "dilations"}); }
+AttrMap Pool3DAttrs(const Node* op) { return CopyAttrs(op, {"ksize", "strides", "padding", "data_format"}); }
+
+Status Conv3DGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output in = ctx.input(0), filter = ctx.input(1), g = ctx.grad();
+  Output gi = b.Op("Conv3DBackpropInputV2", {b.Shape(in), filter, g}, Conv3DAttrs(ctx.op));
+  Output gf = b.Op("Conv3DBackpropFilterV2", {in, b.Shape(filter), g}, Conv3DAttrs(ctx.op));
+  return Finish(ctx, b, {{0, gi}, {1, gf}});
+}
+
+Status Conv3DBackpropInputGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output filter = ctx.input(1), dy = ctx.input(2), g = ctx.grad();
+  Output gf = b.Op("Conv3DBackpropFilterV2", {g, b.Shape(filter), dy}, Conv3DAttrs(ctx.op));
+  Output gdy = b.Op("Conv3D", {g, filter}, Conv3DAttrs(ctx.op));
+  return Finish(ctx, b, {{1, gf}, {2, gdy}});
+}
+
+Status Conv3DBackpropFilterGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output x = ctx.input(0), dy = ctx.input(2), g = ctx.grad();
+  Output gx = b.Op("Conv3DBackpropInputV2", {b.Shape(x), g, dy}, Conv3DAttrs(ctx.op));
+  Output gdy = b.Op("Conv3D", {x, g}, Conv3DAttrs(ctx.op));
+  return Finish(ctx, b, {{0, gx}, {2, gdy}});
+}
+
+Status MaxPool3DGradFn(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output gi = b.Op("MaxPool3DGrad", {ctx.input(0), ctx.output(0), ctx.grad()}, Pool3DAttrs(ctx.op));
+  return Finish(ctx, b, {{0, gi}});
+}
+
+Status AvgPool3DGradFn(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output gi = b.Op("AvgPool3DGrad", {b.Shape(ctx.input(0)), ctx.grad()}, Pool3DAttrs(ctx.op));
+  return Finish(ctx, b, {{0, gi}});
+}
+
+Status AvgPool3DGradGrad(GradientContext& ctx) {
+  GradOps b(ctx);
+  Output gdy = b.Op("AvgPool3D", {ctx.grad()}, Pool3DAttrs(ctx.op));
+  return Finish(ctx, b, {{1, gdy}});
+}
+
 // FusedBatchNormV3 (the gradient of y; the batch statistics' gradients are not propagated, as
 // TensorFlow): with x̂ = (x - μ) / √(σ² + ε) over the batch and spatial axes,
 //   d offset = Σ g,  d scale = Σ g·x̂,  dx = scale / √(σ² + ε) · (g - mean(g) - x̂·mean(g·x̂))
@@ -429,6 +477,12 @@ void RegisterNnGradients(GradientRegistry& r) {
   AddGradient(r, "Conv2DBackpropFilter", Conv2DBackpropFilterGrad);
   AddGradient(r, "AvgPoolGrad", AvgPoolGradGrad);
   AddGradient(r, "FusedBatchNormV3", FusedBatchNormV3Grad);
+  AddGradient(r, "Conv3D", Conv3DGrad);
+  AddGradient(r, "Conv3DBackpropInputV2", Conv3DBackpropInputGrad);
+  AddGradient(r, "Conv3DBackpropFilterV2", Conv3DBackpropFilterGrad);
+  AddGradient(r, "MaxPool3D", MaxPool3DGradFn);
+  AddGradient(r, "AvgPool3D", AvgPool3DGradFn);
+  AddGradient(r, "AvgPool3DGrad", AvgPool3DGradGrad);
 }
 
 }  // namespace graft::ops

@@ -1,6 +1,7 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // NN ops: activations, BiasAdd, MatMul/BatchMatMulV2, Conv2D/DepthwiseConv2dNative, pooling,
+// Conv3D / MaxPool3D / AvgPool3D and their gradient ops,
 // softmax, the losses (L2Loss, SoftmaxCrossEntropyWithLogits and its sparse form),
 // FusedBatchNormV3 and the gradients the training graphs use. Signatures follow
 // TensorFlow 2.18's registry.
@@ -478,6 +479,97 @@ Status AvgPoolGradShape(InferenceContext& c) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The 3-D convolution and pooling ops: [N, D, H, W, C] (NDHWC) or [N, C, D, H, W] (NCDHW),
+// attrs with 5 entries in the same order; SAME or VALID padding.
+
+struct Layout3D {
+  int n = 0, c = 4;
+  int spatial[3] = {1, 2, 3};
+};
+
+Status GetLayout3D(const InferenceContext& c, Layout3D* out) {
+  std::string format = "NDHWC";
+  if (c.attr("data_format") != nullptr) GRAFT_RETURN_IF_ERROR(c.GetAttr("data_format", &format));
+  if (format == "NDHWC") {
+    *out = Layout3D{0, 4, {1, 2, 3}};
+  } else if (format == "NCDHW") {
+    *out = Layout3D{0, 1, {2, 3, 4}};
+  } else {
+    return errors::InvalidArgument("data_format '", format, "' is not supported (NDHWC or NCDHW)");
+  }
+  return Status::Ok();
+}
+
+Status GetPadding3D(const InferenceContext& c, Padding* padding) {
+  std::string name;
+  GRAFT_RETURN_IF_ERROR(c.GetAttr("padding", &name));
+  if (name == "SAME") {
+    *padding = Padding::kSame;
+  } else if (name == "VALID") {
+    *padding = Padding::kValid;
+  } else {
+    return errors::InvalidArgument("padding '", name, "' is not supported");
+  }
+  return Status::Ok();
+}
+
+// Conv3D (window = the filter's first 3 dims) and MaxPool3D / AvgPool3D (window = ksize).
+Status Window3DShape(InferenceContext& c, bool conv) {
+  Layout3D l;
+  GRAFT_RETURN_IF_ERROR(GetLayout3D(c, &l));
+  PartialShape in, filter;
+  GRAFT_RETURN_IF_ERROR(c.WithRank(0, 5, &in));
+  std::vector<int64_t> strides, dilations = {1, 1, 1, 1, 1}, ksize;
+  GRAFT_RETURN_IF_ERROR(GetIntList(c, "strides", 5, &strides));
+  Padding padding = Padding::kValid;
+  GRAFT_RETURN_IF_ERROR(GetPadding3D(c, &padding));
+  int64_t depth = in.dim(l.c);
+  if (conv) {
+    GRAFT_RETURN_IF_ERROR(c.WithRank(1, 5, &filter));
+    if (c.attr("dilations") != nullptr) GRAFT_RETURN_IF_ERROR(GetIntList(c, "dilations", 5, &dilations));
+    const int64_t in_depth = in.dim(l.c), filter_depth = filter.dim(3);
+    if (in_depth != kUnknownDim && filter_depth != kUnknownDim && (filter_depth == 0 || in_depth % filter_depth != 0)) {
+      return errors::ShapeError("input depth ", in_depth, " of input ", in.ToString(),
+                                " is not a multiple of the filter's input depth (dimension 3) ", filter_depth,
+                                " of filter ", filter.ToString());
+    }
+    depth = filter.dim(4);
+  } else {
+    GRAFT_RETURN_IF_ERROR(GetIntList(c, "ksize", 5, &ksize));
+    for (int64_t k : ksize) {
+      if (k < 1) return errors::InvalidArgument("attr 'ksize' entries must be >= 1, but has ", k);
+    }
+  }
+  static const char* const kNames[3] = {"planes", "rows", "cols"};
+  std::vector<int64_t> dims(5);
+  dims[static_cast<size_t>(l.n)] = in.dim(l.n);
+  dims[static_cast<size_t>(l.c)] = depth;
+  for (int d = 0; d < 3; ++d) {
+    const auto at = static_cast<size_t>(l.spatial[d]);
+    const int64_t window = conv ? filter.dim(d) : ksize[at];
+    GRAFT_RETURN_IF_ERROR(WindowedSize(kNames[d], in.dim(l.spatial[d]), window, dilations[at], strides[at], padding, 0,
+                                       0, &dims[at]));
+  }
+  c.set_output(0, PartialShape(std::move(dims)));
+  return Status::Ok();
+}
+
+// Output shaped by shape-vector input i (5 entries), or like input i when `like`.
+Status Rank5From(InferenceContext& c, int i, bool like) {
+  PartialShape s, out;
+  if (like) {
+    GRAFT_RETURN_IF_ERROR(c.WithRank(i, 5, &out));
+  } else {
+    GRAFT_RETURN_IF_ERROR(c.InputAsShape(i, &s));
+    if (!s.WithRank(5, &out).ok()) {
+      return errors::ShapeError(c.InputName(i), " must hold a 5-d shape, but holds ", s.ToString());
+    }
+  }
+  c.set_output(0, std::move(out));
+  return Status::Ok();
+}
+
+// ---------------------------------------------------------------------------------------------
 // Tables of ops that share a signature
 
 constexpr const char* kFloat = "half, bfloat16, float, double";
@@ -662,6 +754,64 @@ void RegisterNnOps(OpRegistry& r) {
           .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
           .Attr(StrCat("T: {", kFloat, "}")),
       AvgPoolGradShape);
+
+  // 3-D convolution and pooling.
+  auto attrs3d = [](OpDefBuilder& b, bool pool) -> OpDefBuilder& {
+    if (pool) b.Attr("ksize: list(int) >= 5");
+    b.Attr("strides: list(int) >= 5")
+        .Attr("padding: {'SAME', 'VALID'}")
+        .Attr("data_format: {'NDHWC', 'NCDHW'} = 'NDHWC'");
+    if (!pool) b.Attr("dilations: list(int) = [1, 1, 1, 1, 1]");
+    return b;
+  };
+  {
+    OpDefBuilder b("Conv3D");
+    b.Input("input: T").Input("filter: T").Output("output: T").Attr("T: {half, bfloat16, float, double}");
+    Add(r, attrs3d(b, false), [](InferenceContext& c) { return Window3DShape(c, true); });
+  }
+  {
+    OpDefBuilder b("Conv3DBackpropInputV2");
+    b.Input("input_sizes: Tshape")
+        .Input("filter: T")
+        .Input("out_backprop: T")
+        .Output("output: T")
+        .Attr("T: {half, bfloat16, float, double}");
+    attrs3d(b, false).Attr("Tshape: {int32, int64} = DT_INT32");
+    Add(r, b, [](InferenceContext& c) { return Rank5From(c, 0, false); });
+  }
+  {
+    OpDefBuilder b("Conv3DBackpropFilterV2");
+    b.Input("input: T")
+        .Input("filter_sizes: int32")
+        .Input("out_backprop: T")
+        .Output("output: T")
+        .Attr("T: {half, bfloat16, float, double}");
+    Add(r, attrs3d(b, false), [](InferenceContext& c) { return Rank5From(c, 1, false); });
+  }
+  {
+    OpDefBuilder b("MaxPool3D");
+    b.Input("input: T").Output("output: T");
+    attrs3d(b, true).Attr("T: {half, bfloat16, float}");
+    Add(r, b, [](InferenceContext& c) { return Window3DShape(c, false); });
+  }
+  {
+    OpDefBuilder b("AvgPool3D");
+    b.Input("input: T").Output("output: T");
+    attrs3d(b, true).Attr("T: {half, bfloat16, float, double}");
+    Add(r, b, [](InferenceContext& c) { return Window3DShape(c, false); });
+  }
+  {
+    OpDefBuilder b("MaxPool3DGrad");
+    b.Input("orig_input: TInput").Input("orig_output: TInput").Input("grad: T").Output("output: T");
+    attrs3d(b, true).Attr("T: {half, bfloat16, float} = DT_FLOAT").Attr("TInput: {half, bfloat16, float} = DT_FLOAT");
+    Add(r, b, [](InferenceContext& c) { return Rank5From(c, 0, true); });
+  }
+  {
+    OpDefBuilder b("AvgPool3DGrad");
+    b.Input("orig_input_shape: int32").Input("grad: T").Output("output: T");
+    attrs3d(b, true).Attr("T: {half, bfloat16, float, double}");
+    Add(r, b, [](InferenceContext& c) { return Rank5From(c, 0, false); });
+  }
 
   Add(r, OpDefBuilder("Softmax").Input("logits: T").Output("softmax: T").Attr(StrCat("T: {", kFloat, "}")),
       SoftmaxShape);

@@ -1,4 +1,5 @@
-// CPU kernels for convolution and pooling: Conv2D (NHWC) as im2col + BLAS gemm, MaxPool and
+// CPU kernels for convolution and pooling: Conv2D (NHWC; grouped when the input depth is a
+// multiple of the filter's, one im2col + gemm per group) as im2col + BLAS gemm, MaxPool and
 // AvgPool (NHWC, SAME / VALID), the activation gradients and BiasAddGrad, float and double.
 #include <cblas.h>
 
@@ -77,13 +78,16 @@ class Conv2DKernel : public OpKernel {
     }
     const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2), c = x.dim(3);
     const int64_t kh = f.dim(0), kw = f.dim(1), oc = f.dim(3);
-    if (f.dim(2) != c) {
-      if (f.dim(2) > 0 && c % f.dim(2) == 0) {
-        return errors::Unimplemented("Conv2D: grouped convolution (input depth ", c, ", filter depth ", f.dim(2),
-                                     ") is not supported on CPU");
-      }
-      return errors::InvalidArgument("Conv2D: input depth must be evenly divisible by filter depth: ", c, " vs ",
-                                     f.dim(2));
+    // Grouped convolution: groups = c / filter depth, each group convolving its slice of the
+    // input channels with its slice of the output channels.
+    const int64_t fc = f.dim(2);
+    if (fc <= 0 || c % fc != 0) {
+      return errors::InvalidArgument("Conv2D: input depth must be evenly divisible by filter depth: ", c, " vs ", fc);
+    }
+    const int64_t groups = c / fc;
+    if (oc % groups != 0) {
+      return errors::InvalidArgument("Conv2D: output depth must be evenly divisible by number of groups: ", oc, " vs ",
+                                     groups);
     }
     int64_t oh = 0, ow = 0, ph = 0, pw = 0;
     const bool expl = padding_ == "EXPLICIT";
@@ -97,7 +101,7 @@ class Conv2DKernel : public OpKernel {
     T* po = out->data<T>();
     const int64_t total = n * oh * ow * oc;
     if (total == 0) return Status::Ok();
-    const int64_t k = kh * kw * c;
+    const int64_t k = kh * kw * fc;
     if (k == 0) {
       std::fill(po, po + total, T(0));
       return Status::Ok();
@@ -106,6 +110,10 @@ class Conv2DKernel : public OpKernel {
     const T* px = x.data<T>();
     const T* pf = f.data<T>();
     const int64_t sh = strides_[1], sw = strides_[2], dh = dilations_[1], dw = dilations_[2];
+    if (groups > 1) {
+      GroupedForward(x, f, groups, oh, ow, ph, pw, po);
+      return Status::Ok();
+    }
     // 1x1 stride-1 unpadded: the input already is the patch matrix.
     if (kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 && oh == h && ow == w) {
       GemmNN<T>(n * oh * ow, oc, k, px, pf, po);
@@ -138,6 +146,48 @@ class Conv2DKernel : public OpKernel {
       GemmNN<T>(rows, oc, k, col.data(), pf, po + r0 * oc);
     }
     return Status::Ok();
+  }
+
+  // Per group g: im2col of input channels [g * fc, (g + 1) * fc), times the filter's columns
+  // [g * ocg, (g + 1) * ocg), into the same output columns.
+  void GroupedForward(const Tensor& x, const Tensor& f, int64_t groups, int64_t oh, int64_t ow, int64_t ph, int64_t pw,
+                      T* po) const {
+    const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2), c = x.dim(3);
+    const int64_t kh = f.dim(0), kw = f.dim(1), fc = f.dim(2), oc = f.dim(3), ocg = oc / groups;
+    const int64_t sh = strides_[1], sw = strides_[2], dh = dilations_[1], dw = dilations_[2];
+    const int64_t k = kh * kw * fc;
+    const T* px = x.data<T>();
+    const T* pf = f.data<T>();
+    const int64_t rows_total = n * oh * ow;
+    const int64_t block = std::max<int64_t>(1, std::min<int64_t>(rows_total, (int64_t{1} << 22) / k));
+    std::vector<T> col(static_cast<size_t>(block * k));
+    for (int64_t r0 = 0; r0 < rows_total; r0 += block) {
+      const int64_t rows = std::min(block, rows_total - r0);
+      for (int64_t g = 0; g < groups; ++g) {
+        for (int64_t r = 0; r < rows; ++r) {
+          const int64_t idx = r0 + r;
+          const int64_t b = idx / (oh * ow), oy = (idx / ow) % oh, ox = idx % ow;
+          T* dst = col.data() + r * k;
+          for (int64_t i = 0; i < kh; ++i) {
+            const int64_t iy = oy * sh - ph + i * dh;
+            for (int64_t j = 0; j < kw; ++j) {
+              const int64_t ix = ox * sw - pw + j * dw;
+              T* d = dst + (i * kw + j) * fc;
+              if (iy < 0 || iy >= h || ix < 0 || ix >= w) {
+                std::fill(d, d + fc, T(0));
+              } else {
+                const T* s = px + ((b * h + iy) * w + ix) * c + g * fc;
+                std::copy(s, s + fc, d);
+              }
+            }
+          }
+        }
+        if (ocg > 0) {
+          GemmRowMajor<T>(false, false, rows, ocg, k, col.data(), k, pf + g * ocg, oc, false, po + r0 * oc + g * ocg,
+                          oc);
+        }
+      }
+    }
   }
 
   std::vector<int64_t> strides_, dilations_ = {1, 1, 1, 1}, explicit_;
@@ -320,7 +370,12 @@ class BiasAddGradKernel : public OpKernel {
 
 }  // namespace
 
+// conv3d_kernels.cc: Conv3D, MaxPool3D, AvgPool3D and their gradient ops, registered with this
+// family.
+void RegisterConv3DKernels(KernelRegistry& r);
+
 void RegisterConvKernels(KernelRegistry& r) {
+  RegisterConv3DKernels(r);
   (void)r.Register("Conv2D", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<Conv2DKernel<float>>());
   (void)r.Register("Conv2D", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<Conv2DKernel<double>>());
   (void)r.Register("MaxPool", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<PoolKernel<float, true>>());

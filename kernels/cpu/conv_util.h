@@ -6,6 +6,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <string>
 #include <type_traits>
@@ -65,36 +66,41 @@ void GemmRowMajor(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,
   }
 }
 
-// NCHW: TensorFlow's CPU kernels take it as well as NHWC. Graft's compute in NHWC, so an NCHW
-// op reads its per-dimension attrs in NHWC order, transposes its 4-D inputs to NHWC and its
-// 4-D results back (two copies; NCHW graphs on a CPU are rare enough not to need their own
-// loops).
+// NCHW (and NCDHW): TensorFlow's CPU kernels take it as well as NHWC (NDHWC). Graft's compute
+// channels-last, so a channels-first op reads its per-dimension attrs in channels-last order,
+// transposes its 4-D (5-D) inputs and its results back (two copies; channels-first graphs on a
+// CPU are rare enough not to need their own loops).
 inline std::vector<int64_t> NhwcOrder(const std::vector<int64_t>& nchw) {
   if (nchw.size() == 4) return {nchw[0], nchw[2], nchw[3], nchw[1]};
+  if (nchw.size() == 5) return {nchw[0], nchw[2], nchw[3], nchw[4], nchw[1]};
   if (nchw.size() == 8) {  // explicit paddings: (before, after) per dimension
     return {nchw[0], nchw[1], nchw[4], nchw[5], nchw[6], nchw[7], nchw[2], nchw[3]};
   }
   return nchw;
 }
 
-// A 4-D tensor's dims in the other layout.
+// A 4-D (5-D) tensor's dims in the other layout.
 inline std::vector<int64_t> NhwcDims(const std::vector<int64_t>& nchw) { return NhwcOrder(nchw); }
 inline std::vector<int64_t> NchwDims(const std::vector<int64_t>& nhwc) {
+  if (nhwc.size() == 5) return {nhwc[0], nhwc[4], nhwc[1], nhwc[2], nhwc[3]};
   return {nhwc[0], nhwc[3], nhwc[1], nhwc[2]};
 }
 
-// *out = x (4-D NCHW) in NHWC, or (to_nchw) x (NHWC) in NCHW.
+// *out = x (4-D NCHW or 5-D NCDHW) channels-last, or (to_nchw) x (channels-last) channels-first.
 template <typename T>
 Status Relayout(const Tensor& x, bool to_nchw, Tensor* out) {
-  if (x.rank() != 4) return errors::InvalidArgument("a 4-D tensor was expected, got rank ", x.rank());
+  if (x.rank() != 4 && x.rank() != 5) {
+    return errors::InvalidArgument("a 4-D or 5-D tensor was expected, got rank ", x.rank());
+  }
   const std::vector<int64_t> dims = to_nchw ? NchwDims(x.dims()) : NhwcDims(x.dims());
   GRAFT_RETURN_IF_ERROR(Tensor::AllocateUninitialized(x.dtype(), dims, out));
   const T* src = x.data<T>();
   T* dst = out->data<T>();
   // Index the NHWC side as (n, hw, c) and the NCHW side as (n, c, hw).
   const int64_t n = dims[0];
-  const int64_t c = to_nchw ? dims[1] : dims[3];
-  const int64_t hw = to_nchw ? dims[2] * dims[3] : dims[1] * dims[2];
+  const int64_t c = to_nchw ? dims[1] : dims.back();
+  int64_t hw = 1;
+  for (size_t d = to_nchw ? 2 : 1; d < (to_nchw ? dims.size() : dims.size() - 1); ++d) hw *= dims[d];
   for (int64_t b = 0; b < n; ++b) {
     for (int64_t ch = 0; ch < c; ++ch) {
       for (int64_t i = 0; i < hw; ++i) {
@@ -132,5 +138,61 @@ Status ComputeInLayout(OpKernelContext& ctx, bool nchw,
   ctx.SetOutput(0, std::move(z));
   return Status::Ok();
 }
+
+// The im2col geometry of a convolution or pooling window over S spatial dims: input
+// [n, in..., c], filter [k..., c, oc] (read as a [taps * c, oc] matrix), output
+// [n, out..., oc]. Patch row r (row-major over [n, out...]) holds taps * c input values, tap t
+// (row-major over k...) at column t * c.
+template <int S>
+struct PatchGeometry {
+  int64_t n = 0, c = 0, oc = 0;
+  std::array<int64_t, S> in{}, k{}, out{}, pad{}, stride{}, dil{};
+
+  int64_t taps() const {
+    int64_t t = 1;
+    for (int64_t v : k) t *= v;
+    return t;
+  }
+  int64_t cols() const { return taps() * c; }
+  int64_t spatial_out() const {
+    int64_t t = 1;
+    for (int64_t v : out) t *= v;
+    return t;
+  }
+  int64_t rows() const { return n * spatial_out(); }
+  // Fills out and pad from in, k, dil and stride with TensorFlow's window rules (SAME / VALID).
+  Status Resolve(const std::string& padding) {
+    for (int d = 0; d < S; ++d) {
+      GRAFT_RETURN_IF_ERROR(Windowed(in[d], k[d], dil[d], stride[d], padding, 0, 0, &out[d], &pad[d]));
+    }
+    return Status::Ok();
+  }
+  // Calls f(input offset, column offset) for every tap of patch row r inside the input.
+  template <typename F>
+  void ForTaps(int64_t r, F f) const {
+    std::array<int64_t, S> o{}, first{};
+    for (int d = S - 1; d >= 0; --d) {
+      o[d] = r % out[d];
+      r /= out[d];
+    }
+    for (int d = 0; d < S; ++d) first[d] = o[d] * stride[d] - pad[d];
+    const int64_t b = r, ntaps = taps();
+    for (int64_t t = 0; t < ntaps; ++t) {
+      int64_t rest = t, off = 0, scale = 1;
+      bool inside = true;
+      for (int d = S - 1; d >= 0; --d) {
+        const int64_t p = first[d] + (rest % k[d]) * dil[d];
+        rest /= k[d];
+        if (p < 0 || p >= in[d]) {
+          inside = false;
+          break;
+        }
+        off += p * scale;
+        scale *= in[d];
+      }
+      if (inside) f((b * scale + off) * c, t * c);
+    }
+  }
+};
 
 }  // namespace graft::cpu

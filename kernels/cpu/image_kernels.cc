@@ -1,5 +1,5 @@
-// CPU kernels for image resizing (NHWC): ResizeBilinear, ResizeNearestNeighbor and their
-// gradient ops ResizeBilinearGrad, ResizeNearestNeighborGrad.
+// CPU kernels for image resizing (NHWC): ResizeBilinear, ResizeNearestNeighbor, ResizeBicubic
+// and their gradient ops ResizeBilinearGrad, ResizeNearestNeighborGrad, ResizeBicubicGrad.
 //
 // Output pixel o of an axis maps to the input coordinate o * scale, or (o + 0.5) * scale - 0.5
 // under half_pixel_centers (TensorFlow's legacy and half-pixel scalers), where scale is
@@ -10,6 +10,7 @@
 // pixel back to the input pixels the forward op read, with the same weights.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "kernels/cpu/data_movement.h"
@@ -240,6 +241,158 @@ class ResizeNearestNeighborGradKernel : public OpKernel {
   ResizeAttrs attrs_;
 };
 
+// ---------------------------------------------------------------------------------------
+// ResizeBicubic and ResizeBicubicGrad: TensorFlow's cubic convolution. Output pixel o reads
+// the four input pixels around x = o * scale (or (o + 0.5) * scale - 0.5 under
+// half_pixel_centers), floor(x) - 1 .. floor(x) + 2 clamped to the image, with weights from a
+// table of 1025 steps of the cubic kernel (delta = x - floor(x) rounded to 1/1024). Legacy
+// (half_pixel_centers off): Keys' kernel with a = -0.75, clamped pixels keeping their weights.
+// Half-pixel: a = -0.5, and taps outside the image get weight 0, the others renormalised to
+// sum to 1. Interpolated along y first (per column), then x, in float32.
+
+constexpr int64_t kCubicTableSize = 1024;
+
+std::vector<float> CubicTable(double a) {
+  std::vector<float> t(static_cast<size_t>((kCubicTableSize + 1) * 2));
+  for (int64_t i = 0; i <= kCubicTableSize; ++i) {
+    float x = static_cast<float>(static_cast<double>(i) * 1.0 / kCubicTableSize);
+    t[static_cast<size_t>(i * 2)] = static_cast<float>(((a + 2) * x - (a + 3)) * x * x + 1);
+    x += 1.0f;
+    t[static_cast<size_t>(i * 2 + 1)] = static_cast<float>(((a * x - 5 * a) * x + 8 * a) * x - 4 * a);
+  }
+  return t;
+}
+
+struct CubicTaps {
+  int64_t index[4];
+  float weight[4];
+};
+
+std::vector<CubicTaps> BicubicTaps(int64_t out, int64_t in, float scale, bool half_pixel) {
+  static const std::vector<float> keys = CubicTable(-0.5), legacy = CubicTable(-0.75);
+  const std::vector<float>& table = half_pixel ? keys : legacy;
+  std::vector<CubicTaps> taps(static_cast<size_t>(out));
+  for (int64_t o = 0; o < out; ++o) {
+    const float x = half_pixel ? (static_cast<float>(o) + 0.5f) * scale - 0.5f : static_cast<float>(o) * scale;
+    const auto loc = static_cast<int64_t>(std::floor(x));
+    const float delta = x - static_cast<float>(loc);
+    const int64_t offset = std::lrintf(delta * kCubicTableSize);
+    const float w[4] = {table[static_cast<size_t>(offset * 2 + 1)], table[static_cast<size_t>(offset * 2)],
+                        table[static_cast<size_t>((kCubicTableSize - offset) * 2)],
+                        table[static_cast<size_t>((kCubicTableSize - offset) * 2 + 1)]};
+    CubicTaps& t = taps[static_cast<size_t>(o)];
+    for (int k = 0; k < 4; ++k) {
+      const int64_t want = loc - 1 + k;
+      t.index[k] = std::min(in - 1, std::max(int64_t{0}, want));
+      t.weight[k] = half_pixel && t.index[k] != want ? 0.0f : w[k];
+    }
+    if (half_pixel) {
+      const float sum = t.weight[0] + t.weight[1] + t.weight[2] + t.weight[3];
+      if (std::abs(sum) >= 1000.0f * std::numeric_limits<float>::min()) {
+        const float inv = 1.0f / sum;
+        for (float& v : t.weight) v *= inv;
+      }
+    }
+  }
+  return taps;
+}
+
+template <typename T>
+class ResizeBicubicKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Init() { return attrs_.Read(node()); }
+  Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& images = ctx.input(0);
+    int64_t oh, ow;
+    GRAFT_RETURN_IF_ERROR(ReadResizeInputs(images, ctx.input(1), "input", &oh, &ow));
+    const Dims& d = images.dims();
+    const int64_t n = d[0], ih = d[1], iw = d[2], c = d[3];
+    if (c <= 0) return errors::InvalidArgument("image must have at least one channel");
+    if (ih == 0 || iw == 0) return errors::InvalidArgument("input image must be of non-zero size");
+    const auto ys = BicubicTaps(oh, ih, attrs_.Scale(ih, oh), attrs_.half_pixel_centers);
+    const auto xs = BicubicTaps(ow, iw, attrs_.Scale(iw, ow), attrs_.half_pixel_centers);
+    Tensor* out = nullptr;
+    const Dims out_dims{n, oh, ow, c};
+    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DType::kFloat32, out_dims, &out));
+    const T* src = images.data<T>();
+    float* o = out->data<float>();
+    for (int64_t b = 0; b < n; ++b) {
+      const T* img = src + b * ih * iw * c;
+      for (const CubicTaps& y : ys) {
+        const T* rows[4];
+        for (int k = 0; k < 4; ++k) rows[k] = img + y.index[k] * iw * c;
+        for (const CubicTaps& x : xs) {
+          for (int64_t ch = 0; ch < c; ++ch) {
+            float col[4];
+            for (int k = 0; k < 4; ++k) {
+              const int64_t at = x.index[k] * c + ch;
+              col[k] = static_cast<float>(rows[0][at]) * y.weight[0] + static_cast<float>(rows[1][at]) * y.weight[1] +
+                       static_cast<float>(rows[2][at]) * y.weight[2] + static_cast<float>(rows[3][at]) * y.weight[3];
+            }
+            *o++ = col[0] * x.weight[0] + col[1] * x.weight[1] + col[2] * x.weight[2] + col[3] * x.weight[3];
+          }
+        }
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  ResizeAttrs attrs_;
+};
+
+// ResizeBicubicGrad(grads: float32 [n, oh, ow, c], original_image: T [n, ih, iw, c]) -> T:
+// each gradient pixel sent back to the 4 x 4 pixels it read, with the forward weights.
+template <typename T>
+class ResizeBicubicGradKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  Status Init() { return attrs_.Read(node()); }
+  Status Compute(OpKernelContext& ctx) const override {
+    const Tensor& grads = ctx.input(0);
+    const Tensor& image = ctx.input(1);
+    if (grads.rank() != 4) return errors::InvalidArgument("input_grad must be 4-dimensional", ShapeText(grads.dims()));
+    if (image.rank() != 4) {
+      return errors::InvalidArgument("original_image must be 4-dimensional", ShapeText(image.dims()));
+    }
+    const Dims& gd = grads.dims();
+    const Dims& id = image.dims();
+    if (gd[3] != id[3] || gd[0] != id[0]) {
+      return errors::InvalidArgument("ResizeBicubicGrad: grads (shape ", ShapeText(gd), ") and original_image (shape ",
+                                     ShapeText(id), ") must agree in batch and channels");
+    }
+    const int64_t n = gd[0], oh = gd[1], ow = gd[2], c = gd[3], ih = id[1], iw = id[2];
+    if (ih <= 0 || iw <= 0) return errors::InvalidArgument("original sizes must be positive");
+    if (oh <= 0 || ow <= 0) return errors::InvalidArgument("resized sizes must be positive");
+    const auto ys = BicubicTaps(oh, ih, attrs_.Scale(ih, oh), attrs_.half_pixel_centers);
+    const auto xs = BicubicTaps(ow, iw, attrs_.Scale(iw, ow), attrs_.half_pixel_centers);
+    Tensor* out = nullptr;
+    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, image.dtype(), id, &out));
+    T* o = out->data<T>();
+    std::fill_n(o, out->num_elements(), T(0));
+    const float* g = grads.data<float>();
+    for (int64_t b = 0; b < n; ++b) {
+      T* img = o + b * ih * iw * c;
+      for (const CubicTaps& y : ys) {
+        for (const CubicTaps& x : xs) {
+          for (int64_t ch = 0; ch < c; ++ch) {
+            const float v = *g++;
+            for (int i = 0; i < 4; ++i) {
+              T* row = img + y.index[i] * iw * c;
+              for (int j = 0; j < 4; ++j) row[x.index[j] * c + ch] += static_cast<T>(v * y.weight[i] * x.weight[j]);
+            }
+          }
+        }
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  ResizeAttrs attrs_;
+};
+
 }  // namespace
 
 // image_transform_kernels.cc: ImageProjectiveTransformV2/V3, registered with this family.
@@ -252,6 +405,9 @@ void RegisterImageKernels(KernelRegistry& r) {
   RegisterTypes<ResizeNearestNeighborKernel, float, double, int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t>(
       r, "ResizeNearestNeighbor");
   RegisterTypes<ResizeBilinearGradKernel, float, double>(r, "ResizeBilinearGrad");
+  RegisterTypes<ResizeBicubicKernel, float, double, int8_t, uint8_t, int16_t, uint16_t, int32_t, int64_t>(
+      r, "ResizeBicubic");
+  RegisterTypes<ResizeBicubicGradKernel, float, double>(r, "ResizeBicubicGrad");
   RegisterTypes<ResizeNearestNeighborGradKernel, float, double, int8_t, uint8_t, int32_t>(r, "ResizeNearestNeighborGrad");
   RegisterImageTransformKernels(r);
 }

@@ -234,6 +234,34 @@ std::vector<Case> Table() {
   t.push_back({"AvgPool",
                {F({1, 5, 5, 1})},
                {{"ksize", Ints({1, 3, 3, 1})}, {"strides", Ints({1, 2, 2, 1})}, {"padding", Str("VALID")}}});
+  // 3-D convolution and pooling (MaxPool3D has only a float32 kernel, as TensorFlow).
+  const AttrMap conv3d = {{"strides", Ints({1, 1, 1, 1, 1})}, {"padding", Str("VALID")}};
+  t.push_back({"Conv3D", {F({1, 3, 4, 3, 2}), F({2, 2, 2, 2, 2})}, conv3d, true});
+  t.push_back({"Conv3D",
+               {F({2, 4, 3, 5, 1}), F({2, 1, 2, 1, 2})},
+               {{"strides", Ints({1, 2, 1, 2, 1})}, {"padding", Str("SAME")}, {"dilations", Ints({1, 1, 2, 1, 1})}}});
+  t.push_back({"Conv3D",
+               {F({1, 2, 3, 3, 3}), F({2, 2, 2, 2, 2})},
+               {{"strides", Ints({1, 1, 1, 1, 1})}, {"padding", Str("SAME")}, {"data_format", Str("NCDHW")}}});
+  t.push_back({"Conv3DBackpropInputV2", {I32({1, 3, 4, 3, 2}), F({2, 2, 2, 2, 2}), F({1, 2, 3, 2, 2})}, conv3d, true});
+  t.push_back({"Conv3DBackpropFilterV2", {F({1, 3, 4, 3, 2}), I32({2, 2, 2, 2, 2}), F({1, 2, 3, 2, 2})}, conv3d, true});
+  {
+    Case c{"MaxPool3D",
+           {F({1, 3, 3, 2, 2}, Gen::kDistinct)},
+           {{"ksize", Ints({1, 2, 2, 2, 1})}, {"strides", Ints({1, 1, 1, 1, 1})}, {"padding", Str("SAME")}}};
+    c.f32 = true;
+    t.push_back(std::move(c));
+  }
+  t.push_back({"AvgPool3D",
+               {F({1, 3, 3, 3, 2})},
+               {{"ksize", Ints({1, 2, 2, 2, 1})}, {"strides", Ints({1, 2, 2, 2, 1})}, {"padding", Str("SAME")}}, true});
+  t.push_back({"AvgPool3D",
+               {F({1, 2, 3, 4, 3})},
+               {{"ksize", Ints({1, 1, 2, 2, 2})}, {"strides", Ints({1, 1, 1, 2, 1})}, {"padding", Str("VALID")},
+                {"data_format", Str("NCDHW")}}});
+  t.push_back({"AvgPool3DGrad",
+               {I32({1, 4, 4, 2, 1}), F({1, 2, 2, 1, 1})},
+               {{"ksize", Ints({1, 2, 2, 2, 1})}, {"strides", Ints({1, 2, 2, 2, 1})}, {"padding", Str("VALID")}}, true});
   t.push_back({"Softmax", {F({2, 2, 3})}, {}, true});
   t.push_back({"BiasAdd", {F({2, 2, 2, 3}), F({3})}});
   t.push_back({"SparseSoftmaxCrossEntropyWithLogits",
@@ -346,6 +374,11 @@ std::vector<Case> Table() {
     bilinear.f32 = true;
     t.push_back(std::move(bilinear));
     t.push_back({"ResizeNearestNeighbor", {F({2, 3, 4, 1}), I32({5, 3})}, attrs});
+  }
+  for (const AttrMap& attrs : {AttrMap{}, AttrMap{{"align_corners", B(true)}}, AttrMap{{"half_pixel_centers", B(true)}}}) {
+    Case bicubic{"ResizeBicubic", {F({1, 3, 4, 2}), I32({5, 6})}, attrs};
+    bicubic.f32 = true;
+    t.push_back(std::move(bicubic));
   }
   {
     Case down{"ResizeBilinear", {F({2, 4, 5, 1}), I32({2, 3})}, {{"half_pixel_centers", B(true)}}};
