@@ -1,8 +1,8 @@
 // Built-in ops: see builtin_ops.h for the family.
 //
 // Checkpoints (SaveV2/RestoreV2/MergeV2Checkpoints/ShardedFilename/ShardedFilespec), strings
-// (StringJoin, the regex ops, StringFormat, hashing into buckets, StringSplit(V2)), logging (PrintV2,
-// Assert) and tf.Example parsing.
+// (StringJoin, the regex ops, StringFormat, hashing into buckets, StringSplit(V2); the text and
+// ragged ops from text_ops.cc), logging (PrintV2, Assert) and tf.Example parsing.
 #include <charconv>
 
 #include "core/ops/builtin_ops.h"
@@ -275,7 +275,12 @@ Status ParseExampleV2Shape(InferenceContext& c) {
 
 }  // namespace
 
+// text_ops.cc: the text and ragged ops of Keras' TextVectorization (StringLower/Upper, AsString,
+// StringNGrams, RaggedTensorToTensor, RaggedBincount).
+void RegisterTextOps(OpRegistry& r);
+
 void RegisterIoOps(OpRegistry& r) {
+  RegisterTextOps(r);
   // --- Checkpoints ---
   Add(r,
       OpDefBuilder("RestoreV2")

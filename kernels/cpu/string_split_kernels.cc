@@ -149,7 +149,14 @@ class StringSplitKernel : public OpKernel {
 
 }  // namespace
 
+// The text and ragged ops of Keras' TextVectorization (text_kernels.cc, ragged_kernels.cc),
+// registered with the string splitting they follow in its graphs.
+void RegisterTextKernels(KernelRegistry& r);
+void RegisterRaggedKernels(KernelRegistry& r);
+
 void RegisterStringSplitKernels(KernelRegistry& r) {
+  RegisterTextKernels(r);
+  RegisterRaggedKernels(r);
   (void)r.Register("StringSplitV2", kDeviceCpu, "", {}, MakeFactory<StringSplitKernel<true>>());
   (void)r.Register("StringSplit", kDeviceCpu, "", {}, MakeFactory<StringSplitKernel<false>>());
 }

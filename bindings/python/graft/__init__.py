@@ -108,7 +108,9 @@ random = _namespace("random", normal=_ops.random_normal, uniform=_ops.random_uni
                     stateless_truncated_normal=_ops.stateless_truncated_normal)
 strings = _namespace("strings", format=_ops.string_format, to_hash_bucket_fast=_ops.string_to_hash_bucket_fast,
                      to_hash_bucket_strong=_ops.string_to_hash_bucket_strong,
-                     to_hash_bucket=_ops.string_to_hash_bucket, split=_ops.string_split)
+                     to_hash_bucket=_ops.string_to_hash_bucket, split=_ops.string_split,
+                     lower=_ops.string_lower, upper=_ops.string_upper, as_string=_ops.as_string,
+                     ngrams=_ops.string_ngrams)
 debugging = _namespace("debugging", Assert=Assert, check_numerics=check_numerics)
 dtypes = _namespace("dtypes", DType=DType, as_dtype=as_dtype, float16=float16, float32=float32, float64=float64,
                     bfloat16=bfloat16, int8=int8, int16=int16, int32=int32, int64=int64, uint8=uint8,

@@ -908,6 +908,77 @@ def string_split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002 - Tenso
     indices, values, dense_shape = apply_op("StringSplitV2", [x, sep_t], attrs, name=name)
     return SparseTensorValue(indices, values, dense_shape)
 
+
+# ---- Case, formatting and ngrams (tf.strings.lower/upper/as_string/ngrams) -------------------------
+
+def string_lower(input, encoding="", name=None):  # noqa: A002 - TensorFlow's name
+    """tf.strings.lower: ASCII letters lower-cased (encoding ''), or Unicode case mapping of UTF-8
+    text (encoding 'utf-8'; Latin, Greek, Cyrillic, Armenian and a few symbol ranges)."""
+    return _one("StringLower", [convert_to_tensor(input, dtype=_dtypes.string)], {"encoding": encoding}, name=name)
+
+
+def string_upper(input, encoding="", name=None):  # noqa: A002
+    """tf.strings.upper: as string_lower, to upper case (ß -> SS and ICU's other expansions)."""
+    return _one("StringUpper", [convert_to_tensor(input, dtype=_dtypes.string)], {"encoding": encoding}, name=name)
+
+
+def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="", name=None):  # noqa: A002
+    """tf.strings.as_string: each element printed as TensorFlow's AsString does (printf formats)."""
+    return _one("AsString", [convert_to_tensor(input)],
+                {"precision": int(precision), "scientific": bool(scientific), "shortest": bool(shortest),
+                 "width": int(width), "fill": fill}, name=name)
+
+
+def string_ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
+                  preserve_short_sequences=False, name=None):
+    """tf.strings.ngrams on a dense tensor of tokens (Graft has no RaggedTensor): each innermost
+    row is one sequence; a vector gives the vector of its ngrams, a higher rank the tensor of
+    each row's ngrams (every row has as many). ngram_width: an int or a list of widths, in
+    order; pad_values: None (no padding), a string or a (left, right) pair; padding_width:
+    None (width - 1) or a positive int."""
+    widths = [int(ngram_width)] if isinstance(ngram_width, (int, np.integer)) else [int(w) for w in ngram_width]
+    if pad_values is None:
+        left_pad = right_pad = ""
+        pad_width = 0
+    else:
+        if isinstance(pad_values, (tuple, list)):
+            if len(pad_values) != 2:
+                raise ValueError("pad_values must be a string, tuple or None.")
+            left_pad, right_pad = pad_values
+        elif isinstance(pad_values, (str, bytes)):
+            left_pad = right_pad = pad_values
+        else:
+            raise ValueError("pad_values must be a string, tuple or None.")
+        if padding_width is not None and int(padding_width) < 1:
+            raise ValueError("padding_width must be greater than 0.")
+        pad_width = -1 if padding_width is None else int(padding_width)
+    if pad_values is None and padding_width is not None:
+        raise ValueError("padding_width must be None if pad_values is None.")
+    x = convert_to_tensor(data, dtype=_dtypes.string)
+    rank = x.shape.rank
+    if rank is None or rank == 0:
+        raise ValueError("graft.strings.ngrams needs a tensor of rank >= 1 with a known rank, got shape "
+                         f"{x.shape}")
+    attrs = {"separator": separator, "ngram_widths": widths, "left_pad": left_pad, "right_pad": right_pad,
+             "pad_width": pad_width, "preserve_short_sequences": bool(preserve_short_sequences)}
+    if x.shape.is_fully_defined():
+        dims = x.shape.as_list()
+        n = dims[-1]
+        rows = int(np.prod(dims[:-1], dtype=np.int64))
+        splits = convert_to_tensor(np.arange(rows + 1, dtype=np.int64) * n)
+        outer = convert_to_tensor(np.array(dims[:-1] + [-1], dtype=np.int64))
+    else:
+        shp = shape(x, out_type=_dtypes.int64)
+        n = shp[-1]
+        rows = _one("Prod", [shp[:-1], convert_to_tensor(0, dtype=_dtypes.int32)], {"keep_dims": False})
+        splits = _one("Mul", [range(0, rows + 1, dtype=_dtypes.int64), n])
+        outer = concat([shp[:-1], convert_to_tensor([-1], dtype=_dtypes.int64)], 0)
+    flat = reshape(x, [-1])
+    ngrams = apply_op("StringNGrams", [flat, splits], attrs, name=name)[0]
+    if rank == 1:
+        return ngrams
+    return _one("Reshape", [ngrams, outer])
+
 # ---- Printing and assertions ----------------------------------------------------------------------
 
 def _format_value(x):
