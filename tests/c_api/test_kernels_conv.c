@@ -2,7 +2,9 @@
  * EXPLICIT padding, strides, dilations and batches, checked against a naive direct
  * convolution written here (TensorFlow's output-size and padding rules), plus a small
  * hand-computed case and run-time errors naming the op; MaxPool and AvgPool on hand-computed
- * windows; Conv2D, DepthwiseConv2dNative and the pools in NCHW with TensorFlow's values; the activation gradients and BiasAddGrad on hand-computed values. */
+ * windows; Conv2D, DepthwiseConv2dNative and the pools in NCHW with TensorFlow's values; the activation gradients and BiasAddGrad on hand-computed values;
+ * Conv3D (SAME with strides and dilations, VALID, NCDHW), MaxPool3D / AvgPool3D and grouped
+ * Conv2D against TensorFlow 2.21's values, and their errors. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -417,6 +419,163 @@ static void test_bias_add_grad(void **state) {
   expect_vec(run(g, op_fmt(g, "nchw", x, "NCHW")), 3, (const float[]){68, 100, 132});
 }
 
+/* ---- Conv3D, MaxPool3D, AvgPool3D and grouped Conv2D (kernels/cpu/conv3d_kernels.cc,
+ * conv_kernels.cc) against TensorFlow 2.21's values (tf.raw_ops on the same inputs). Inputs are
+ * ((i * mul) % mod - off) / div for element i. */
+static graft_op *ramp(graft_graph *g, const char *name, const int64_t *dims, int nd, int mul, int mod, int off,
+                      float div) {
+  int64_t n = 1;
+  for (int i = 0; i < nd; ++i) n *= dims[i];
+  float *v = malloc((size_t)n * sizeof(float) + 1);
+  for (int64_t i = 0; i < n; ++i) v[i] = (float)((int)((i * mul) % mod) - off) / div;
+  graft_op *op = make_const_f32(g, name, dims, nd, v);
+  free(v);
+  return op;
+}
+
+/* An op of 1 to 3 inputs with 5-entry window attrs (ksize NULL for convolutions, dil optional). */
+static graft_op *win5(graft_graph *g, const char *type, const char *name, graft_op *a, graft_op *b, graft_op *c,
+                      const int64_t *ksize, const int64_t *strides, const int64_t *dil, const char *padding,
+                      const char *format) {
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, g, type, name));
+  GT_OK(graft_op_desc_add_input(d, (graft_output){a, 0}));
+  if (b) GT_OK(graft_op_desc_add_input(d, (graft_output){b, 0}));
+  if (c) GT_OK(graft_op_desc_add_input(d, (graft_output){c, 0}));
+  const int nk = strcmp(type, "Conv2D") == 0 ? 4 : 5;
+  if (ksize) GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "ksize", ksize, nk));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", strides, nk));
+  if (dil) GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "dilations", dil, nk));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "padding", padding, strlen(padding)));
+  if (format) GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "data_format", format, strlen(format)));
+  graft_op *op = NULL;
+  GT_OK(graft_op_desc_finish(&op, d));
+  return op;
+}
+
+static void expect_close(graft_graph *g, graft_op *op, const int64_t *dims, int nd, const float *want) {
+  graft_tensor *t = run(g, op);
+  assert_int_equal(graft_tensor_dtype(t), GRAFT_FLOAT32);
+  assert_int_equal(graft_tensor_rank(t), nd);
+  int64_t n = 1;
+  for (int i = 0; i < nd; ++i) {
+    assert_int_equal(graft_tensor_dim(t, i), dims[i]);
+    n *= dims[i];
+  }
+  const float *p = graft_tensor_data(t);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!(fabsf(p[i] - want[i]) <= 1e-4f * (1.0f + fabsf(want[i])))) {
+      print_error("%s element %lld: %.9g, expected %.9g\n", graft_op_name(op), (long long)i, p[i], want[i]);
+      fail();
+    }
+  }
+  graft_tensor_free(t);
+}
+
+static const float kConv3dSame[48] = {-1, -7.25f, 8.375f, -7.875f, 6.25f, 0.625f, -1.75f, 4.5f, 2.625f, 3.375f, 0.625f, -7.875f, 0.625f, -7.625f, -0.375f, 4.5f, 0.375f, 2.25f, -0.5f, 6.25f, -7.375f, 7.625f, -4.875f, -2.75f, -1.5f, -3, -1.75f, 2.25f, -1.75f, 2.5f, -1, 2, -3.375f, 2.125f, -6.25f, 0.75f, 4, 4.75f, 3.625f, -0.375f, 0, -0.125f, -0.125f, 2.25f, 0.625f, 2.25f, -0.125f, -0.625f};
+static const float kConv3dValid[8] = {5.875f, -6.875f, -8.5f, 0.375f, 0.375f, -8.5f, -6.875f, 5.875f};
+static const float kConv3dNcdhw[48] = {-1, 8.375f, 6.25f, -1.75f, 2.625f, 0.625f, 0.625f, -0.375f, 0.375f, -0.5f, -7.375f, -4.875f, -1.5f, -1.75f, -1.75f, -1, -3.375f, -6.25f, 4, 3.625f, 0, -0.125f, 0.625f, -0.125f, -7.25f, -7.875f, 0.625f, 4.5f, 3.375f, -7.875f, -7.625f, 4.5f, 2.25f, 6.25f, 7.625f, -2.75f, -3, 2.25f, 2.5f, 2, 2.125f, 0.75f, 4.75f, -0.375f, -0.125f, 2.25f, 2.25f, -0.625f};
+static const float kConv2dGrouped[36] = {7.125f, -6, -3.5f, -0.375f, -3.25f, 6.75f, -2.125f, -3.25f, -0.5f, -1.25f, 2.5f, 1, -0.25f, -1, 3, -1.875f, 6, -2.5f, -2.75f, 4.75f, -3.125f, 3.5f, -2, -2.25f, -1.5f, 1.625f, 0.875f, -1.125f, -1, 0.625f, 1.875f, -1.625f, 1.125f, -0.625f, 0.25f, 1.625f};
+static const float kConv2dGrouped3[3] = {2.625f, -3.875f, 0.875f};
+static const float kMaxPool3dSame[16] = {2.25f, 2.25f, 1.75f, 1.5f, -0.25f, -0.5f, -1.25f, -1.5f, 1.5f, 2.25f, 2, 1.75f, 0, -0.25f, -1, -1.25f};
+static const float kAvgPool3dSame[16] = {0.4375f, 0.78125f, 0.875f, 0.625f, -0.625f, -0.875f, -1.375f, -1.625f, -0.375f, 0.5625f, 1.25f, 1, -0.25f, -0.5f, -1, -1.25f};
+static const float kMaxPool3dValid[24] = {2.25f, 2.25f, 2.25f, 2, 1.25f, 1, 0.75f, 0.5f, -0.25f, -0.5f, -0.75f, -1, 2.25f, 2.25f, 2.25f, 2.25f, 1.5f, 1.25f, 1, 0.75f, 0, -0.25f, -0.5f, -0.75f};
+static const float kAvgPool3dNcdhw[16] = {0.4375f, 0.875f, -0.625f, -1.375f, -0.375f, 1.25f, -0.25f, -1, 0.78125f, 0.625f, -0.875f, -1.625f, 0.5625f, 1, -0.5f, -1.25f};
+
+static void test_conv3d(void **state) {
+  graft_graph *g = *state;
+  const int64_t one5[5] = {1, 1, 1, 1, 1};
+  graft_op *x = ramp(g, "x", (const int64_t[]){1, 3, 3, 4, 2}, 5, 37, 19, 9, 4.0f);
+  graft_op *f = ramp(g, "f", (const int64_t[]){2, 2, 2, 2, 2}, 5, 13, 7, 3, 2.0f);
+  expect_close(g,
+               win5(g, "Conv3D", "conv3d_same", x, f, NULL, NULL, (const int64_t[]){1, 1, 2, 1, 1},
+                    (const int64_t[]){1, 1, 1, 2, 1}, "SAME", NULL),
+               (const int64_t[]){1, 3, 2, 4, 2}, 5, kConv3dSame);
+  graft_op *x2 = ramp(g, "x2", (const int64_t[]){2, 3, 4, 3, 1}, 5, 37, 19, 9, 4.0f);
+  graft_op *f2 = ramp(g, "f2", (const int64_t[]){2, 2, 2, 1, 2}, 5, 13, 7, 3, 2.0f);
+  expect_close(g,
+               win5(g, "Conv3D", "conv3d_valid", x2, f2, NULL, NULL, (const int64_t[]){1, 2, 2, 2, 1}, NULL, "VALID",
+                    NULL),
+               (const int64_t[]){2, 1, 2, 1, 2}, 5, kConv3dValid);
+  /* NCDHW: x transposed to [1, 2, 3, 3, 4] (element (n, c, d, h, w) of the NDHWC ramp). */
+  float xn[72];
+  for (int c = 0; c < 2; ++c)
+    for (int i = 0; i < 36; ++i) xn[c * 36 + i] = (float)((int)(((i * 2 + c) * 37) % 19) - 9) / 4.0f;
+  graft_op *xc = make_const_f32(g, "xc", (const int64_t[]){1, 2, 3, 3, 4}, 5, xn);
+  expect_close(g,
+               win5(g, "Conv3D", "conv3d_ncdhw", xc, f, NULL, NULL, (const int64_t[]){1, 1, 1, 2, 1},
+                    (const int64_t[]){1, 1, 1, 1, 2}, "SAME", "NCDHW"),
+               (const int64_t[]){1, 2, 3, 2, 4}, 5, kConv3dNcdhw);
+  /* Pools on a 1x3x3x3x2 ramp. */
+  graft_op *xp = ramp(g, "xp", (const int64_t[]){1, 3, 3, 3, 2}, 5, 37, 19, 9, 4.0f);
+  const int64_t k2[5] = {1, 2, 2, 2, 1};
+  expect_close(g, win5(g, "MaxPool3D", "max3d_same", xp, NULL, NULL, k2, k2, NULL, "SAME", NULL),
+               (const int64_t[]){1, 2, 2, 2, 2}, 5, kMaxPool3dSame);
+  expect_close(g, win5(g, "AvgPool3D", "avg3d_same", xp, NULL, NULL, k2, k2, NULL, "SAME", NULL),
+               (const int64_t[]){1, 2, 2, 2, 2}, 5, kAvgPool3dSame);
+  expect_close(g,
+               win5(g, "MaxPool3D", "max3d_valid", xp, NULL, NULL, (const int64_t[]){1, 2, 1, 2, 1}, one5, NULL,
+                    "VALID", NULL),
+               (const int64_t[]){1, 2, 3, 2, 2}, 5, kMaxPool3dValid);
+  float xpn[54];
+  for (int c = 0; c < 2; ++c)
+    for (int i = 0; i < 27; ++i) xpn[c * 27 + i] = (float)((int)(((i * 2 + c) * 37) % 19) - 9) / 4.0f;
+  graft_op *xpc = make_const_f32(g, "xpc", (const int64_t[]){1, 2, 3, 3, 3}, 5, xpn);
+  const int64_t k2c[5] = {1, 1, 2, 2, 2};
+  expect_close(g, win5(g, "AvgPool3D", "avg3d_ncdhw", xpc, NULL, NULL, k2c, k2c, NULL, "SAME", "NCDHW"),
+               (const int64_t[]){1, 2, 2, 2, 2}, 5, kAvgPool3dNcdhw);
+
+  /* Errors, fed at run time so that shape inference cannot catch them; each names the op. */
+  int64_t unknown5[5] = {-1, -1, -1, -1, -1};
+  graft_op *px = make_placeholder(g, "px", GRAFT_FLOAT32, unknown5, 5);
+  graft_op *bad = win5(g, "Conv3D", "bad_depth", px, f, NULL, NULL, one5, NULL, "VALID", NULL);
+  float vals[24] = {0};
+  graft_tensor *v = NULL;
+  GT_OK(graft_tensor_new(&v, GRAFT_FLOAT32, (const int64_t[]){1, 2, 2, 2, 3}, 5, vals, sizeof(float) * 24));
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  graft_output fb = {bad, 0}, fd = {px, 0};
+  graft_tensor *out = NULL;
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fd, &v, 1, &fb, 1, NULL, 0), "bad_depth", "Conv3D", "depth");
+  graft_op *bad_stride = win5(g, "MaxPool3D", "bad_stride", px, NULL, NULL, k2, (const int64_t[]){2, 1, 1, 1, 1}, NULL,
+                              "VALID", NULL);
+  graft_output fs = {bad_stride, 0};
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fd, &v, 1, &fs, 1, NULL, 0), "bad_stride", "MaxPool3D",
+         "batch");
+  graft_session_free(s);
+  graft_tensor_free(v);
+}
+
+/* Grouped Conv2D: input depth a multiple of the filter's; each group convolves its slice of
+ * the input channels into its slice of the output channels (TensorFlow's CPU values). */
+static void test_conv2d_grouped(void **state) {
+  graft_graph *g = *state;
+  const int64_t one4[4] = {1, 1, 1, 1};
+  graft_op *x = ramp(g, "x", (const int64_t[]){1, 3, 3, 4}, 4, 37, 19, 9, 4.0f);
+  graft_op *f = ramp(g, "f", (const int64_t[]){2, 2, 2, 4}, 4, 13, 7, 3, 2.0f);
+  expect_close(g, win5(g, "Conv2D", "grouped2", x, f, NULL, NULL, one4, NULL, "SAME", NULL),
+               (const int64_t[]){1, 3, 3, 4}, 4, kConv2dGrouped);
+  graft_op *x3 = ramp(g, "x3", (const int64_t[]){1, 4, 4, 6}, 4, 37, 19, 9, 4.0f);
+  graft_op *f3 = ramp(g, "f3", (const int64_t[]){3, 3, 2, 3}, 4, 13, 7, 3, 2.0f);
+  expect_close(g, win5(g, "Conv2D", "grouped3", x3, f3, NULL, NULL, (const int64_t[]){1, 2, 2, 1}, NULL, "VALID", NULL),
+               (const int64_t[]){1, 1, 1, 3}, 4, kConv2dGrouped3);
+  /* An output depth that is not a multiple of the groups: the error names the op. */
+  int64_t unknown4[4] = {-1, -1, -1, -1};
+  graft_op *px = make_placeholder(g, "px", GRAFT_FLOAT32, unknown4, 4);
+  graft_op *f5 = ramp(g, "f5", (const int64_t[]){1, 1, 2, 5}, 4, 13, 7, 3, 2.0f);
+  graft_op *bad = win5(g, "Conv2D", "bad_groups", px, f5, NULL, NULL, one4, NULL, "VALID", NULL);
+  float vals[4] = {0};
+  graft_tensor *v = NULL;
+  GT_OK(graft_tensor_new(&v, GRAFT_FLOAT32, (const int64_t[]){1, 1, 1, 4}, 4, vals, sizeof vals));
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  graft_output fb = {bad, 0}, fd = {px, 0};
+  graft_tensor *out = NULL;
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fd, &v, 1, &fb, 1, NULL, 0), "bad_groups", "Conv2D", "groups");
+  graft_session_free(s);
+  graft_tensor_free(v);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_conv2d_hand, setup, teardown),
@@ -426,6 +585,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_nchw, setup, teardown),
       cmocka_unit_test_setup_teardown(test_activation_grads, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bias_add_grad, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_conv3d, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_conv2d_grouped, setup, teardown),
   };
   return cmocka_run_group_tests_name("kernels_conv", tests, NULL, NULL);
 }
