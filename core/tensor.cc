@@ -48,6 +48,19 @@ Status Tensor::AllocateImpl(DType dtype, std::span<const int64_t> dims, bool zer
   return Status::Ok();
 }
 
+Status Tensor::OnBuffer(DType dtype, std::span<const int64_t> dims, std::shared_ptr<TensorBuffer> buffer,
+                        Tensor* out) {
+  int64_t n = 0;
+  size_t bytes = 0;
+  GRAFT_RETURN_IF_ERROR(FixedSizeByteCount(dtype, dims, &n, &bytes));
+  if (buffer == nullptr || buffer->size() < bytes) {
+    return errors::InvalidArgument("a device buffer of ", buffer ? buffer->size() : 0, " bytes cannot hold ", n,
+                                   " elements of ", DTypeName(dtype));
+  }
+  *out = Tensor(dtype, std::vector<int64_t>(dims.begin(), dims.end()), n, std::move(buffer));
+  return Status::Ok();
+}
+
 Status Tensor::Borrow(DType dtype, std::span<const int64_t> dims, void* data, size_t len,
                       BorrowedBuffer::Deallocator dealloc, void* arg, Tensor* out) {
   int64_t n = 0;

@@ -30,6 +30,10 @@ class Tensor {
   static Status Borrow(DType dtype, std::span<const int64_t> dims, void* data, size_t len,
                        BorrowedBuffer::Deallocator dealloc, void* arg, Tensor* out);
   static Status FromStrings(std::span<const int64_t> dims, std::vector<std::string> strings, Tensor* out);
+  // A tensor of dtype and dims over buffer, which holds its elements somewhere else than host
+  // memory (a device's: buffer->data() is null) and is at least FixedSizeByteCount long.
+  static Status OnBuffer(DType dtype, std::span<const int64_t> dims, std::shared_ptr<TensorBuffer> buffer,
+                         Tensor* out);
   // A scalar tensor of dtype (resource, or a reference dtype) over a special buffer
   // (HandleBuffer, RefBuffer: see core/variable.h).
   static Tensor Special(DType dtype, std::shared_ptr<TensorBuffer> buffer) {

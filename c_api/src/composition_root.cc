@@ -7,6 +7,9 @@
 #include "core/runtime/host_function.h"
 #include "core/runtime/kernel.h"
 #include "kernels/cpu/register.h"
+#ifdef GRAFT_HAVE_OPENCL
+#include "kernels/opencl/register.h"
+#endif
 
 namespace graft::capi {
 
@@ -19,6 +22,10 @@ void RegisterAll() {
   RegisterHostFunctionKernels(kernels);
   eager::RegisterHostFunctionGradKernels(kernels);
   RegisterControlFlowKernels(kernels);
+#ifdef GRAFT_HAVE_OPENCL
+  // The OpenCL device's kernels and its device types (devices are found on first use).
+  opencl::RegisterOpenCl(kernels);
+#endif
   // Ops built through the API are refused when every kernel of theirs refuses their dtypes.
   NodeValidatorRegistry::Global().Add(
       [](const std::string& op, const std::string& node_name, const AttrMap& attrs) {

@@ -5,12 +5,23 @@
 // A device is shared by every run of its session at once: its methods must be thread-safe.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 
 #include "core/status.h"
 #include "core/tensor.h"
 
 namespace graft {
+
+// What a device is, for listings (`graft devices`, graft_device_list).
+struct DeviceDescription {
+  std::string model;   // "NVIDIA H100", "pthread-znver3" (PoCL), the CPU's model name
+  std::string vendor;
+  std::string driver;  // driver and runtime versions, where there are such
+  int64_t memory_bytes = 0;  // global memory (the host's RAM for the CPU), 0 when unknown
+  int64_t compute_units = 0;
+};
 
 class Device {
  public:
@@ -22,6 +33,12 @@ class Device {
   // Host memory in, device memory out (and back). The CPU's memory is host memory.
   virtual Status CopyFromHost(const Tensor& host, Tensor* out) = 0;
   virtual Status CopyToHost(const Tensor& device, Tensor* out) = 0;
+  // A tensor of dtype and dims in this device's memory, uninitialized (what
+  // OpKernelContext::AllocateOutput gives kernels running here). Host memory by default.
+  virtual Status Allocate(DType dtype, std::span<const int64_t> dims, Tensor* out) {
+    return Tensor::AllocateUninitialized(dtype, dims, out);
+  }
+  virtual DeviceDescription Describe() const { return {}; }
 };
 
 class CpuDevice final : public Device {

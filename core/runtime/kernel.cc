@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <mutex>
 
+#include "core/runtime/device.h"
+
 namespace graft {
 
 Status OpKernelContext::AllocateOutput(int i, DType dtype, std::span<const int64_t> dims, Tensor** out,
@@ -20,7 +22,11 @@ Status OpKernelContext::AllocateOutput(int i, DType dtype, std::span<const int64
       return Status::Ok();
     }
   }
-  GRAFT_RETURN_IF_ERROR(Tensor::AllocateUninitialized(dtype, dims, &slot));
+  if (device_ != nullptr) {
+    GRAFT_RETURN_IF_ERROR(device_->Allocate(dtype, dims, &slot));
+  } else {
+    GRAFT_RETURN_IF_ERROR(Tensor::AllocateUninitialized(dtype, dims, &slot));
+  }
   *out = &slot;
   return Status::Ok();
 }
