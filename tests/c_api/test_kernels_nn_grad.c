@@ -6,7 +6,9 @@
  * filter * dy to dx and x * dy to dfilter; each pooling window hands its gradient to its
  * first maximum, or equally to its cells inside the input). Each case's forward result is
  * checked too, with the existing Conv2D / MaxPool / AvgPool kernels, which ties the tables'
- * geometry to theirs. Run-time errors are provoked through placeholders. */
+ * geometry to theirs. Run-time errors are provoked through placeholders. The 3-D gradient ops
+ * (kernels/cpu/conv3d_kernels.cc: Conv3DBackpropInputV2, Conv3DBackpropFilterV2, MaxPool3DGrad,
+ * AvgPool3DGrad) and Conv3D's gradient function are checked against TensorFlow 2.21's values. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -313,6 +315,112 @@ static void test_pool_grad_errors(void **state) {
                "The shape of out_backprop [1,2,2,1] must be the same as the forward output shape [1,3,3,1]");
 }
 
+/* ---- The 3-D gradient ops ------------------------------------------------------------------
+ * Conv3DBackpropInputV2 (int32 and int64 input_sizes, NCDHW, dilations), Conv3DBackpropFilterV2,
+ * MaxPool3DGrad (ties: every maximal cell gets the gradient, as TensorFlow's CPU kernel) and
+ * AvgPool3DGrad against TensorFlow 2.21's values; inputs ((i * mul) % mod - off) / div. */
+
+static graft_op *ramp5(graft_graph *g, const int64_t *dims, int mul, int mod, int off, float div) {
+  int64_t n = 1;
+  for (int i = 0; i < 5; ++i) n *= dims[i];
+  float *v = malloc((size_t)n * sizeof(float) + 1);
+  for (int64_t i = 0; i < n; ++i) v[i] = (float)((int)((i * mul) % mod) - off) / div;
+  graft_op *op = k(g, GRAFT_FLOAT32, dims, 5, v);
+  free(v);
+  return op;
+}
+
+static graft_op *op5(graft_graph *g, const char *type, graft_op *a, graft_op *b, graft_op *c, const int64_t *ksize,
+                     const int64_t *strides, const int64_t *dil, const char *padding, const char *format) {
+  graft_op_desc *d = desc(g, type, nm(type));
+  in(d, a);
+  if (b) in(d, b);
+  if (c) in(d, c);
+  if (ksize) GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "ksize", ksize, 5));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", strides, 5));
+  if (dil) GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "dilations", dil, 5));
+  set_str(d, "padding", padding);
+  if (format) set_str(d, "data_format", format);
+  return fin(d);
+}
+
+static const float kConv3dBackpropInput[36] = {4.875f, -1.125f, -0.75f, -0.375f, 4.125f, -1, -1.625f, -0.625f, -0.125f, 4.625f, -1.5f, -1.375f, -1.25f, 0.5f, -0.75f, -0.625f, 4.125f, -1.25f, -0.375f, -0.375f, 3.75f, -3.5f, -5, 3.5f, -1.25f, -3, 2.75f, 2.5f, 1.875f, -4.5f, 0, -0.75f, -4.625f, 7.75f, -2, -1.5f};
+static const float kConv3dBackpropFilter[48] = {2.5f, 1.0625f, -7.6875f, -4.625f, 6.875f, -4.375f, -2.1875f, 2.8125f, 3.75f, -2.0625f, 3.125f, 3.4375f, -1.6875f, -0.3125f, 1.875f, -1, -0.5f, 1.625f, -1.0625f, -0.1875f, 1.5f, -0.8125f, -0.25f, 1.125f, 1.0625f, 0.375f, -1.9375f, 1.625f, 0.0625f, -2.3125f, -2.0625f, 4.25f, -0.8125f, -1.625f, 4.375f, -1, -2, 1.75f, 0.625f, -1.375f, 1.125f, 0.375f, -1.0625f, 0.875f, 0.375f, -0.75f, 0.625f, 0.375f};
+static const float kConv3dBackpropInputDilated[27] = {4.125f, -0.75f, -0.75f, 0, 0, 0, -0.875f, 0.875f, -0.625f, 3.5f, -0.875f, -0.375f, 0, 0, 0, -0.875f, 0.125f, 1.125f, -0.75f, -0.25f, 0.25f, 0, 0, 0, -1, -1.75f, 0.75f};
+static const float kConv3dBackpropInputNcdhw[36] = {4.875f, -0.75f, 4.125f, -1.625f, -0.125f, -1.5f, -1.25f, -0.75f, 4.125f, -0.375f, 3.75f, -5, -1.25f, 2.75f, 1.875f, 0, -4.625f, -2, -1.125f, -0.375f, -1, -0.625f, 4.625f, -1.375f, 0.5f, -0.625f, -1.25f, -0.375f, -3.5f, 3.5f, -3, 2.5f, -4.5f, -0.75f, 7.75f, -1.5f};
+static const float kMaxPool3dGrad[27] = {0, 0, 0, 0, -1.5f, 0, 0, 0.75f, 0.25f, -1.5f, 0, 0, 0, 0, 1.25f, 0, 0, 0, 0, -0.25f, 0, 0, 0, -0.75f, -1.25f, 0, 1.5f};
+static const float kAvgPool3dGrad[36] = {-0.1875f, 0.15625f, -0.1875f, 0.15625f, -0.1875f, 0.15625f, -0.1875f, 0.15625f, 0.1875f, 0.0625f, 0.1875f, 0.0625f, -0.1875f, 0.15625f, -0.1875f, 0.15625f, -0.1875f, 0.15625f, -0.1875f, 0.15625f, 0.1875f, 0.0625f, 0.1875f, 0.0625f, -0.0625f, -0.1875f, -0.0625f, -0.1875f, -0.0625f, -0.1875f, -0.0625f, -0.1875f, -0.625f, 0.75f, -0.625f, 0.75f};
+
+static void test_conv3d_grads(void **state) {
+  graft_graph *g = *state;
+  const int64_t s2[5] = {1, 1, 2, 1, 1};
+  graft_op *f = ramp5(g, L(2, 2, 2, 2, 3), 13, 7, 3, 2.0f);
+  graft_op *dy = ramp5(g, L(1, 2, 2, 3, 3), 11, 13, 6, 4.0f);
+  graft_op *x = ramp5(g, L(1, 2, 3, 3, 2), 37, 19, 9, 4.0f);
+  graft_op *sizes = k(g, GRAFT_INT32, L(5), 1, V(1, 2, 3, 3, 2));
+  expect_f32_near(run(g, op5(g, "Conv3DBackpropInputV2", sizes, f, dy, NULL, s2, NULL, "SAME", NULL)),
+                  D(1, 2, 3, 3, 2), kConv3dBackpropInput, 1e-4f);
+  graft_op *fsizes = k(g, GRAFT_INT32, L(5), 1, V(2, 2, 2, 2, 3));
+  expect_f32_near(run(g, op5(g, "Conv3DBackpropFilterV2", x, fsizes, dy, NULL, s2, NULL, "SAME", NULL)),
+                  D(2, 2, 2, 2, 3), kConv3dBackpropFilter, 1e-4f);
+  /* The same through Conv3D's gradient function. */
+  graft_op *y = op5(g, "Conv3D", x, f, NULL, NULL, s2, NULL, "SAME", NULL);
+  graft_output ys = {y, 0}, xs[2] = {{x, 0}, {f, 0}}, dys = {dy, 0}, dx[2];
+  GT_OK(graft_graph_add_gradients(dx, g, &ys, 1, xs, 2, &dys, NULL));
+  expect_f32_near(run_feeds(g, dx[0].op, dx[0].index, 0, NULL, NULL), D(1, 2, 3, 3, 2), kConv3dBackpropInput, 1e-4f);
+  expect_f32_near(run_feeds(g, dx[1].op, dx[1].index, 0, NULL, NULL), D(2, 2, 2, 2, 3), kConv3dBackpropFilter, 1e-4f);
+  /* int64 input_sizes (Tshape), a dilation and VALID padding. */
+  graft_op *f2 = ramp5(g, L(2, 2, 1, 1, 2), 13, 7, 3, 2.0f);
+  graft_op *dy2 = ramp5(g, L(1, 2, 1, 3, 2), 11, 13, 6, 4.0f);
+  graft_op *sizes64 = k(g, GRAFT_INT64, L(5), 1, ((const int64_t[]){1, 3, 3, 3, 1}));
+  expect_f32_near(run(g, op5(g, "Conv3DBackpropInputV2", sizes64, f2, dy2, NULL, s2, L(1, 1, 2, 1, 1), "VALID", NULL)),
+                  D(1, 3, 3, 3, 1), kConv3dBackpropInputDilated, 1e-4f);
+  /* NCDHW: dy transposed to [1, 3, 2, 2, 3]. */
+  float dyn[36];
+  for (int c = 0; c < 3; ++c)
+    for (int i = 0; i < 12; ++i) dyn[c * 12 + i] = (float)((int)(((i * 3 + c) * 11) % 13) - 6) / 4.0f;
+  graft_op *dyc = k(g, GRAFT_FLOAT32, L(1, 3, 2, 2, 3), 5, dyn);
+  graft_op *sizes_c = k(g, GRAFT_INT32, L(5), 1, V(1, 2, 2, 3, 3));
+  expect_f32_near(run(g, op5(g, "Conv3DBackpropInputV2", sizes_c, f, dyc, NULL, L(1, 1, 1, 2, 1), NULL, "SAME", "NCDHW")),
+                  D(1, 2, 2, 3, 3), kConv3dBackpropInputNcdhw, 1e-4f);
+  /* Pooling gradients. */
+  float xp[27];
+  for (int i = 0; i < 27; ++i) xp[i] = (float)(i % 5);
+  graft_op *xpo = k(g, GRAFT_FLOAT32, L(1, 3, 3, 3, 1), 5, xp);
+  const int64_t k2[5] = {1, 2, 2, 2, 1};
+  graft_op *yp = op5(g, "MaxPool3D", xpo, NULL, NULL, k2, k2, NULL, "SAME", NULL);
+  graft_op *gp = ramp5(g, L(1, 2, 2, 2, 1), 11, 13, 6, 4.0f);
+  expect_f32_near(run(g, op5(g, "MaxPool3DGrad", xpo, yp, gp, k2, k2, NULL, "SAME", NULL)), D(1, 3, 3, 3, 1),
+                  kMaxPool3dGrad, 1e-6f);
+  graft_op *g2 = ramp5(g, L(1, 2, 2, 1, 2), 11, 13, 6, 4.0f);
+  graft_op *shape = k(g, GRAFT_INT32, L(5), 1, V(1, 3, 3, 2, 2));
+  expect_f32_near(run(g, op5(g, "AvgPool3DGrad", shape, g2, NULL, k2, k2, NULL, "SAME", NULL)), D(1, 3, 3, 2, 2),
+                  kAvgPool3dGrad, 1e-6f);
+}
+
+static void test_conv3d_grad_errors(void **state) {
+  graft_graph *g = *state;
+  const int64_t one[5] = {1, 1, 1, 1, 1};
+  graft_op *f = ramp5(g, L(2, 2, 2, 2, 3), 13, 7, 3, 2.0f);
+  graft_op *pdy = ph(g, "pdy", GRAFT_FLOAT32);
+  graft_op *sizes = k(g, GRAFT_INT32, L(5), 1, V(1, 3, 3, 3, 2));
+  graft_op *bi = op5(g, "Conv3DBackpropInputV2", sizes, f, pdy, NULL, one, NULL, "VALID", NULL);
+  float zeros[24] = {0};
+  expect_error(g, bi, pdy, tensor(GRAFT_FLOAT32, D(1, 2, 2, 2, 2), zeros), GRAFT_EINVAL, "Conv3DBackpropInputV2 op",
+               "Conv3DBackpropInputV2: out_backprop shape [1,2,2,2,2] does not match the computed output shape "
+               "[1,2,2,2,3]");
+  graft_op *psz = ph(g, "psz", GRAFT_INT32);
+  graft_op *bf = op5(g, "Conv3DBackpropFilterV2", ramp5(g, L(1, 3, 3, 3, 2), 37, 19, 9, 4.0f), psz,
+                     ramp5(g, L(1, 2, 2, 2, 3), 11, 13, 6, 4.0f), NULL, one, NULL, "VALID", NULL);
+  expect_error(g, bf, psz, i32v(D(4), V(2, 2, 2, 2)), GRAFT_EINVAL, "Conv3DBackpropFilterV2 op",
+               "filter_sizes must be 1-dimensional and 5 elements");
+  const int64_t k2[5] = {1, 2, 2, 2, 1};
+  graft_op *ag = op5(g, "AvgPool3DGrad", psz, ramp5(g, L(1, 1, 1, 1, 1), 1, 2, 0, 1.0f), NULL, k2, k2, NULL, "VALID",
+                     NULL);
+  expect_error(g, ag, psz, i32v(D(5), V(1, 4, 4, 4, 1)), GRAFT_EINVAL, "AvgPool3DGrad op",
+               "the shape of out_backprop [1,1,1,1,1] must be the forward output shape [1,2,2,2,1]");
+}
+
 /* ---- DepthwiseConv2dNative --------------------------------------------------------------- */
 
 static void test_depthwise(void **state) {
@@ -464,6 +572,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_pool_grad, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pool_grad_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_depthwise, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_conv3d_grads, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_conv3d_grad_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_batch_norm, setup, teardown),
       cmocka_unit_test_setup_teardown(test_batch_norm_training, setup, teardown),
   };
