@@ -2,7 +2,8 @@
  * input type) and ResizeNearestNeighbor with align_corners / half_pixel_centers, up and down,
  * their gradient ops ResizeBilinearGrad and ResizeNearestNeighborGrad, the gradients of the
  * forward ops through graft_graph_add_gradients, and the errors TensorFlow's kernels give;
- * ImageProjectiveTransformV2/V3 (kernels/cpu/image_transform_kernels.cc).
+ * ResizeBicubic and ResizeBicubicGrad (align_corners / half_pixel_centers, uint8, gradient
+ * function); ImageProjectiveTransformV2/V3 (kernels/cpu/image_transform_kernels.cc).
  * Expected values are TensorFlow 2.21's (tf.raw_ops on the same inputs). */
 #include <math.h>
 #include <stdio.h>
@@ -148,6 +149,92 @@ static void test_resize_gradients(void **state) {
   }
 }
 
+/* ---- ResizeBicubic ------------------------------------------------------------------------- */
+
+struct bicubic_case {
+  int align_corners, half_pixel;
+  int32_t h, w;
+  float values[30];
+};
+struct bicubic_grad_case {
+  int align_corners, half_pixel;
+  float values[24];
+};
+static const struct bicubic_case kBicubicCases[] = {
+    {0, 0, 5, 3, {2.5f, 1.80624998f, 0.844704926f, 0.459227294f, 0.0971571282f, 0.0201348197f, 0.514009774f, 0.273501277f, 0.100686163f, 0.168449938f, 0.595847487f, 0.97206676f, 0.715215802f, 1.16648185f, 2.19749188f, 2.9570303f, 4.58937931f, 5.65737295f, 3.99657321f, 4.96588612f, 6.89840078f, 8.17598438f, 10.7106819f, 12.2967224f, 5.41823101f, 6.62164879f, 8.96155167f, 10.4732428f, 13.4157095f, 15.235857f}},
+    {0, 0, 2, 6, {2.5f, 1.80624998f, 1.71760595f, 1.15310204f, 0.844704926f, 0.459227294f, 0.400000006f, 0.15625f, 0.0971571282f, 0.0201348197f, -0.0166666359f, -0.0104166549f, 2.2750001f, 3.015625f, 3.14049268f, 4.01036358f, 4.55017662f, 5.59907389f, 5.9124999f, 7.1031251f, 7.73543501f, 9.0927887f, 8.6833334f, 10.1239576f}},
+    {0, 1, 5, 3, {2.53087783f, 1.79234838f, 0.733592391f, 0.309369236f, -0.153847933f, -0.263764322f, 1.36238873f, 0.967559099f, 0.525344193f, 0.44482103f, 0.598145187f, 0.831928492f, 0.149177462f, 0.378620893f, 1.0562501f, 1.5999999f, 2.87316799f, 3.73122454f, 3.28452182f, 4.13823843f, 5.93571091f, 7.10373402f, 9.49674606f, 10.9790764f, 5.51126051f, 6.70867682f, 9.12269115f, 10.6344137f, 13.6439676f, 15.4699965f}},
+    {0, 1, 2, 6, {2.00351334f, 1.44603324f, 1.51237679f, 1.06236863f, 0.848001838f, 0.56791985f, 0.499802023f, 0.369573623f, 0.374495506f, 0.414193362f, 0.36618796f, 0.513357878f, 3.80321574f, 4.74354553f, 4.74294806f, 5.7907505f, 6.34094763f, 7.55867577f, 7.98787832f, 9.35545921f, 10.1249466f, 11.6624546f, 11.5475073f, 13.1924868f}},
+    {1, 0, 5, 3, {2.5f, 1.80624998f, 0.728124976f, 0.371875018f, 0.0250000004f, 0.00625000009f, 0.850000024f, 0.521874905f, 0.174999952f, 0.184375077f, 0.568750024f, 0.915624857f, 0.100000001f, 0.306250006f, 1.02812493f, 1.57187486f, 3.0250001f, 3.90625f, 2.2750001f, 3.015625f, 4.80624962f, 5.8843751f, 8.40625f, 9.82187462f, 4.9000001f, 6.0062499f, 8.52812576f, 9.97187424f, 13.2250004f, 15.0062504f}},
+    {1, 0, 2, 6, {2.5f, 1.80624998f, 1.80932367f, 1.22888398f, 0.96619606f, 0.553290904f, 0.550724804f, 0.251129985f, 0.165266469f, 0.0332060978f, 0.0250000004f, 0.00625000009f, 4.9000001f, 6.0062499f, 6.02228928f, 7.24184942f, 7.8597126f, 9.2468071f, 9.25720692f, 10.7576122f, 11.5522995f, 13.2202406f, 13.2250004f, 15.0062504f}},
+};
+static const struct bicubic_grad_case kBicubicGradCases[] = {
+    {0, 0, {-1.3136971f, -2.92401218f, -0.836885989f, 0.237245619f, 0.315047026f, 1.31571686f, 1.27049971f, 2.06030273f, 5.39191914f, 2.05018783f, -2.34129333f, -2.17445016f, -1.13889432f, -0.376208663f, 0.0740072429f, 1.24281442f, 1.25511062f, 4.42937994f, 4.51183796f, 1.400195f, 0.453911304f, -0.199635521f, -3.1415627f, -1.5615356f}},
+    {0, 1, {-0.325669527f, -2.98591733f, -1.02087581f, -0.275937885f, -0.682163715f, 0.680514216f, 1.88050044f, 3.24384499f, 4.21916819f, 3.2876761f, -0.457586229f, -1.25336087f, -1.19911861f, -1.61781967f, -0.610734344f, 0.913808525f, 0.885419011f, 2.83027959f, 3.03737402f, 1.65823901f, 2.3520515f, 0.930227757f, -3.57836485f, -1.91155457f}},
+    {1, 0, {-0.742675781f, -3.02978516f, -0.937011719f, 0.287597656f, -0.937011719f, 0.287597656f, 2.03857422f, 3.25146484f, 5.59179688f, 3.80761719f, -0.779296875f, -1.94824219f, -0.779296875f, -1.94824219f, -0.970703125f, 1.40136719f, 0.510253906f, 2.76904297f, 2.60693359f, 1.36376953f, 2.60693359f, 1.36376953f, -3.70849609f, -2.10595703f}},
+};
+
+/* ResizeBicubic of kImage up and down in each mode (legacy: a = -0.75; half-pixel: a = -0.5
+ * with renormalised edge taps), a uint8 image (float32 output, overshooting past 0..255 as
+ * TensorFlow's), a large downscale; ResizeBicubicGrad of kGrads and the same through
+ * ResizeBicubic's gradient function; the errors. */
+static void test_resize_bicubic(void **state) {
+  graft_graph *g = *state;
+  graft_op *img = konst(g, "img", GRAFT_FLOAT32, D(1, 3, 4, 2), kImage);
+  for (int i = 0; i < N_OF(kBicubicCases); ++i) {
+    const struct bicubic_case *c = &kBicubicCases[i];
+    char name[32];
+    snprintf(name, sizeof name, "size%d", i);
+    graft_op *size = konst(g, name, GRAFT_INT32, D(2), ((const int32_t[]){c->h, c->w}));
+    snprintf(name, sizeof name, "bicubic%d", i);
+    const int64_t dims[] = {1, c->h, c->w, 2};
+    expect_f32_near(run(g, resize(g, "ResizeBicubic", name, img, size, c->align_corners, c->half_pixel)), dims, 4,
+                    c->values, 1e-5f);
+  }
+  graft_op *u8 = konst(g, "u8", GRAFT_UINT8, D(1, 2, 3, 1), ((const uint8_t[]){0, 255, 10, 100, 50, 200}));
+  expect_f32_near(run(g, resize(g, "ResizeBicubic", "cu8", u8, konst(g, "s34", GRAFT_INT32, D(2), I32S(3, 4)), 0, 1)),
+                  D(1, 3, 4, 1), ((const float[]){-20.9595757f, 184.843613f, 186.64827f, -16.67696f, 44.6455231f, 117.574837f, 141.962112f, 102.518661f, 110.25061f, 50.3060532f, 97.2759399f, 221.714249f}), 1e-4f);
+  float big[64];
+  for (int i = 0; i < 64; ++i) big[i] = (float)(i % 9);
+  graft_op *bigo = konst(g, "big", GRAFT_FLOAT32, D(1, 8, 8, 1), big);
+  expect_f32_near(run(g, resize(g, "ResizeBicubic", "down", bigo, konst(g, "s32", GRAFT_INT32, D(2), I32S(3, 2)), 0, 1)),
+                  D(1, 3, 2, 1), ((const float[]){-0.0908510536f, 4.68803787f, 7.59765625f, 2.03515625f, 4.31196213f, 4.76390266f}), 1e-5f);
+
+  graft_op *grads = konst(g, "grads", GRAFT_FLOAT32, D(1, 5, 3, 2), kGrads);
+  graft_op *size = konst(g, "s53", GRAFT_INT32, D(2), I32S(5, 3));
+  for (int i = 0; i < N_OF(kBicubicGradCases); ++i) {
+    const struct bicubic_grad_case *c = &kBicubicGradCases[i];
+    char name[32];
+    snprintf(name, sizeof name, "cgrad%d", i);
+    graft_op_desc *d = desc(g, "ResizeBicubicGrad", name);
+    in(d, grads);
+    in(d, img);
+    GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "align_corners", c->align_corners));
+    GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "half_pixel_centers", c->half_pixel));
+    expect_f32_near(run(g, fin(d)), D(1, 3, 4, 2), c->values, 1e-5f);
+    snprintf(name, sizeof name, "fwd_c%d", i);
+    graft_op *fc = resize(g, "ResizeBicubic", name, img, size, c->align_corners, c->half_pixel);
+    graft_output x = {img, 0}, y = {fc, 0}, dy = {grads, 0};
+    graft_output dx[1];
+    GT_OK(graft_graph_add_gradients(dx, g, &y, 1, &x, 1, &dy, NULL));
+    expect_f32_near(run_feeds(g, dx[0].op, dx[0].index, 0, NULL, NULL), D(1, 3, 4, 2), c->values, 1e-5f);
+  }
+
+  graft_op *pimg = ph(g, "pimg", GRAFT_FLOAT32);
+  graft_op *c = resize(g, "ResizeBicubic", "c", pimg, size, 0, 0);
+  expect_error(g, c, pimg, tensor(GRAFT_FLOAT32, D(2, 2), NULL), GRAFT_EINVAL, "ResizeBicubic op 'c'",
+               "input must be 4-dimensional[2,2]");
+  expect_error(g, c, pimg, tensor(GRAFT_FLOAT32, D(1, 0, 2, 1), NULL), GRAFT_EINVAL, "ResizeBicubic op 'c'",
+               "input image must be of non-zero size");
+  graft_op *pg = ph(g, "pg", GRAFT_FLOAT32);
+  graft_op_desc *d = desc(g, "ResizeBicubicGrad", "cg");
+  in(d, pg);
+  in(d, img);
+  graft_op *cg = fin(d);
+  expect_error(g, cg, pg, tensor(GRAFT_FLOAT32, D(2, 5, 3, 2), NULL), GRAFT_EINVAL, "ResizeBicubicGrad op 'cg'",
+               "must agree in batch and channels");
+}
+
 /* ---- Errors -------------------------------------------------------------------------------- */
 
 static void test_resize_errors(void **state) {
@@ -281,6 +368,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_resize, setup, teardown),
       cmocka_unit_test_setup_teardown(test_resize_types, setup, teardown),
       cmocka_unit_test_setup_teardown(test_resize_gradients, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_resize_bicubic, setup, teardown),
       cmocka_unit_test_setup_teardown(test_resize_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_projective_transform, setup, teardown),
   };
