@@ -100,7 +100,7 @@ math = _namespace("math", add=add, subtract=subtract, multiply=multiply, divide=
                   segment_sum=_ops.segment_sum, segment_mean=_ops.segment_mean, segment_prod=_ops.segment_prod,
                   segment_max=_ops.segment_max, segment_min=_ops.segment_min)
 image = _namespace("image", resize=_ops.image_resize, ResizeMethod=_namespace(
-    "image.ResizeMethod", BILINEAR="bilinear", NEAREST_NEIGHBOR="nearest"))
+    "image.ResizeMethod", BILINEAR="bilinear", NEAREST_NEIGHBOR="nearest", BICUBIC="bicubic"))
 linalg = _namespace("linalg", matmul=matmul, eye=eye, einsum=einsum)
 random = _namespace("random", normal=_ops.random_normal, uniform=_ops.random_uniform,
                     truncated_normal=_ops.truncated_normal, set_seed=_ops.set_seed,

@@ -105,6 +105,7 @@ v1.nn.fused_batch_norm = _ops.fused_batch_norm
 v1.image = _types.ModuleType("graft.compat.v1.image")
 v1.image.resize_bilinear = _ops.resize_bilinear
 v1.image.resize_nearest_neighbor = _ops.resize_nearest_neighbor
+v1.image.resize_bicubic = _ops.resize_bicubic
 v1.saved_model = _types.ModuleType("graft.compat.v1.saved_model")
 for _name in ("load", "contains_saved_model", "simple_save", "save_session", "SERVING", "TRAINING",
               "DEFAULT_SERVING_SIGNATURE_DEF_KEY"):

@@ -319,14 +319,14 @@ tensor_scatter_nd_min = _tensor_scatter("TensorScatterMin", "minned into")
 
 
 def image_resize(images, size, method="bilinear", preserve_aspect_ratio=False, antialias=False, name=None):
-    """tf.image.resize for methods "bilinear" (float32 result) and "nearest" (the images' dtype):
-    half-pixel centers, NHWC images with or without the batch dim."""
+    """tf.image.resize for methods "bilinear" and "bicubic" (float32 results) and "nearest" (the
+    images' dtype): half-pixel centers, NHWC images with or without the batch dim."""
     if preserve_aspect_ratio or antialias:
         raise NotImplementedError("graft.image.resize supports neither preserve_aspect_ratio nor antialias")
     method = getattr(method, "value", method)
-    ops = {"bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor"}
+    ops = {"bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor", "bicubic": "ResizeBicubic"}
     if method not in ops:
-        raise ValueError(f"Resize method {method!r} is not supported; graft has 'bilinear' and 'nearest'")
+        raise ValueError(f"Resize method {method!r} is not supported; graft has 'bilinear', 'nearest' and 'bicubic'")
     images = convert_to_tensor(images)
     unbatched = images.shape.rank == 3
     if unbatched:
@@ -346,6 +346,7 @@ def _resize_v1(op_type):
 
 resize_bilinear = _resize_v1("ResizeBilinear")
 resize_nearest_neighbor = _resize_v1("ResizeNearestNeighbor")
+resize_bicubic = _resize_v1("ResizeBicubic")
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
