@@ -1,7 +1,7 @@
 // CPU kernels for the gradients of convolution and pooling, and for the layers the training
 // graphs of convolutional models need besides: MaxPoolGrad, AvgPoolGrad,
 // Conv2DBackpropInput, Conv2DBackpropFilter (NHWC, SAME / VALID / EXPLICIT, strides and
-// dilations; im2col + gemm as Conv2D), DepthwiseConv2dNative (NHWC) and FusedBatchNormV3
+// dilations, grouped; im2col + gemm as Conv2D), DepthwiseConv2dNative (NHWC) and FusedBatchNormV3
 // in inference mode.
 #include <algorithm>
 #include <cmath>
@@ -225,11 +225,14 @@ struct ConvAttrs {
   }
 };
 
-// The im2col patch geometry of one convolution: input [n, h, w, c], filter [kh, kw, c, oc],
+// The im2col patch geometry of one convolution: input [n, h, w, in_c], filter [kh, kw, c, oc],
 // output [n, oh, ow, oc]; patch row r (= (b * oh + oy) * ow + ox) holds k = kh * kw * c
-// input values, tap (i, j) at column (i * kw + j) * c.
+// input values, tap (i, j) at column (i * kw + j) * c. A grouped convolution has
+// groups = in_c / c > 1: group g reads input channels [g * c, (g + 1) * c) and writes output
+// channels [g * oc / groups, (g + 1) * oc / groups).
 struct Patches {
   int64_t n, h, w, c, kh, kw, oc, oh, ow, ph, pw, sh, sw, dh, dw;
+  int64_t in_c = 0, groups = 1;
   int64_t k() const { return kh * kw * c; }
   int64_t rows() const { return n * oh * ow; }
   // Calls f(input offset, column offset) for every in-bounds tap of patch row r.
@@ -242,21 +245,29 @@ struct Patches {
       for (int64_t j = 0; j < kw; ++j) {
         const int64_t ix = ox * sw - pw + j * dw;
         if (ix < 0 || ix >= w) continue;
-        f(((b * h + iy) * w + ix) * c, (i * kw + j) * c);
+        f(((b * h + iy) * w + ix) * in_c, (i * kw + j) * c);
       }
     }
   }
 };
 
-Status MakePatches(const std::string& op, const ConvAttrs& a, const Dims& in, const Dims& filter, Patches* p) {
+// groups_ok: the input depth may be a multiple of the filter's (a grouped convolution).
+Status MakePatches(const std::string& op, const ConvAttrs& a, const Dims& in, const Dims& filter, Patches* p,
+                   bool groups_ok = false) {
   if (a.format != "NHWC") {
     return errors::Unimplemented(op, ": data_format ", a.format, " is not supported on CPU (only NHWC)");
   }
-  if (filter[2] != in[3]) {
+  if (filter[2] != in[3] && !(groups_ok && filter[2] > 0 && in[3] % filter[2] == 0)) {
     return errors::InvalidArgument(op, ": input depth must equal filter depth: ", in[3], " vs ", filter[2]);
   }
-  *p = Patches{in[0], in[1], in[2], in[3], filter[0], filter[1], filter[3], 0, 0, 0, 0,
+  *p = Patches{in[0], in[1], in[2], filter[2], filter[0], filter[1], filter[3], 0, 0, 0, 0,
                a.strides[1], a.strides[2], a.dilations[1], a.dilations[2]};
+  p->in_c = in[3];
+  p->groups = filter[2] > 0 ? in[3] / filter[2] : 1;
+  if (p->oc % p->groups != 0) {
+    return errors::InvalidArgument(op, ": output depth must be evenly divisible by number of groups: ", p->oc, " vs ",
+                                   p->groups);
+  }
   GRAFT_RETURN_IF_ERROR(a.Geometry(op, p->h, p->w, p->kh, p->kw, &p->oh, &p->ow, &p->ph, &p->pw));
   if (p->k() > INT32_MAX || p->oc > INT32_MAX || p->rows() > INT32_MAX) {
     return errors::InvalidArgument(op, ": too large for BLAS");
@@ -304,7 +315,7 @@ class Conv2DBackpropInputKernel : public OpKernel {
       GRAFT_RETURN_IF_ERROR(ReadShape4(op, sizes, "input_sizes", &in_dims));
     }
     Patches p{};
-    GRAFT_RETURN_IF_ERROR(MakePatches(op, attrs_, in_dims, f.dims(), &p));
+    GRAFT_RETURN_IF_ERROR(MakePatches(op, attrs_, in_dims, f.dims(), &p, /*groups_ok=*/true));
     GRAFT_RETURN_IF_ERROR(CheckOutBackprop(op, p, dy));
     Tensor* out = nullptr;
     GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, f.dtype(), in_dims, &out));
@@ -316,15 +327,19 @@ class Conv2DBackpropInputKernel : public OpKernel {
     const T* pg = dy.data<T>();
     const int64_t block = BlockRows(p);
     std::vector<T> col(static_cast<size_t>(block * k));
+    const int64_t ocg = p.oc / p.groups;
     for (int64_t r0 = 0; r0 < rows_total; r0 += block) {
       const int64_t rows = std::min(block, rows_total - r0);
-      // col[rows, k] = dy[rows, oc] * filter[k, oc]^T
-      GemmRowMajor<T>(false, true, rows, k, p.oc, pg + r0 * p.oc, p.oc, pf, p.oc, false, col.data(), k);
-      for (int64_t r = 0; r < rows; ++r) {
-        const T* src = col.data() + r * k;
-        p.ForTaps(r0 + r, [&](int64_t in_off, int64_t col_off) {
-          for (int64_t ch = 0; ch < p.c; ++ch) dx[in_off + ch] += src[col_off + ch];
-        });
+      for (int64_t g = 0; g < p.groups; ++g) {
+        // col[rows, k] = dy[rows, group's oc] * filter[k, group's oc]^T
+        GemmRowMajor<T>(false, true, rows, k, ocg, pg + r0 * p.oc + g * ocg, p.oc, pf + g * ocg, p.oc, false,
+                        col.data(), k);
+        for (int64_t r = 0; r < rows; ++r) {
+          const T* src = col.data() + r * k;
+          p.ForTaps(r0 + r, [&](int64_t in_off, int64_t col_off) {
+            for (int64_t ch = 0; ch < p.c; ++ch) dx[in_off + g * p.c + ch] += src[col_off + ch];
+          });
+        }
       }
     }
     return Status::Ok();
@@ -351,7 +366,7 @@ class Conv2DBackpropFilterKernel : public OpKernel {
     Dims f_dims;
     GRAFT_RETURN_IF_ERROR(ReadShape4(op, ctx.input(1), "filter_sizes", &f_dims));
     Patches p{};
-    GRAFT_RETURN_IF_ERROR(MakePatches(op, attrs_, x.dims(), f_dims, &p));
+    GRAFT_RETURN_IF_ERROR(MakePatches(op, attrs_, x.dims(), f_dims, &p, /*groups_ok=*/true));
     GRAFT_RETURN_IF_ERROR(CheckOutBackprop(op, p, dy));
     Tensor* out = nullptr;
     GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, x.dtype(), f_dims, &out));
@@ -363,15 +378,20 @@ class Conv2DBackpropFilterKernel : public OpKernel {
     const T* pg = dy.data<T>();
     const int64_t block = BlockRows(p);
     std::vector<T> col(static_cast<size_t>(block * k));
+    const int64_t ocg = p.oc / p.groups;
     for (int64_t r0 = 0; r0 < rows_total; r0 += block) {
       const int64_t rows = std::min(block, rows_total - r0);
-      std::fill(col.begin(), col.begin() + rows * k, T(0));
-      for (int64_t r = 0; r < rows; ++r) {
-        T* dst = col.data() + r * k;
-        p.ForTaps(r0 + r, [&](int64_t in_off, int64_t col_off) { std::copy_n(px + in_off, p.c, dst + col_off); });
+      for (int64_t g = 0; g < p.groups; ++g) {
+        std::fill(col.begin(), col.begin() + rows * k, T(0));
+        for (int64_t r = 0; r < rows; ++r) {
+          T* dst = col.data() + r * k;
+          p.ForTaps(r0 + r,
+                    [&](int64_t in_off, int64_t col_off) { std::copy_n(px + in_off + g * p.c, p.c, dst + col_off); });
+        }
+        // df[k, group's oc] += col[rows, k]^T * dy[rows, group's oc]
+        GemmRowMajor<T>(true, false, k, ocg, rows, col.data(), k, pg + r0 * p.oc + g * ocg, p.oc, true, df + g * ocg,
+                        p.oc);
       }
-      // df[k, oc] += col[rows, k]^T * dy[rows, oc]
-      GemmRowMajor<T>(true, false, k, p.oc, rows, col.data(), k, pg + r0 * p.oc, p.oc, true, df, p.oc);
     }
     return Status::Ok();
   }

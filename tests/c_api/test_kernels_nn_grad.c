@@ -8,7 +8,8 @@
  * checked too, with the existing Conv2D / MaxPool / AvgPool kernels, which ties the tables'
  * geometry to theirs. Run-time errors are provoked through placeholders. The 3-D gradient ops
  * (kernels/cpu/conv3d_kernels.cc: Conv3DBackpropInputV2, Conv3DBackpropFilterV2, MaxPool3DGrad,
- * AvgPool3DGrad) and Conv3D's gradient function are checked against TensorFlow 2.21's values. */
+ * AvgPool3DGrad), Conv3D's gradient function and the grouped Conv2D backprop ops are checked
+ * against TensorFlow 2.21's values. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -398,6 +399,42 @@ static void test_conv3d_grads(void **state) {
                   kAvgPool3dGrad, 1e-6f);
 }
 
+/* Grouped Conv2DBackpropInput / Conv2DBackpropFilter (input depth 4, filter depth 2: 2 groups),
+ * and Conv2D's gradient function on a grouped Conv2D; TensorFlow 2.21's values. */
+static const float kGroupedBackpropInput[36] = {4.125f, -0.625f, 0.875f, -1.125f, -1.75f, -0.125f, -0.125f, -1.75f, -1.875f, 0.625f, -0.875f, 4.875f, -1.625f, 0.375f, 1.5f, -1, -5.125f, 7.625f, -2.125f, 2.375f, 0.5f, -2.875f, -0.5f, -2.25f, -2.5f, 3.75f, -1.25f, 2.25f, -2.875f, 0.5f, -2.125f, 4.75f, 7.625f, -5.125f, 2.75f, -3.125f};
+static const float kGroupedBackpropFilter[32] = {7.5f, -2.625f, -0.9375f, 4.25f, 0.625f, 3.0625f, -0.875f, 3.8125f, -1, 2.75f, -2.375f, -2.8125f, -0.4375f, 3.25f, -1.9375f, -3.25f, 1.0625f, -1.0625f, 2.25f, -3.25f, 1.0625f, -1.125f, 2.125f, -3.4375f, 1.25f, -3.75f, -3.0625f, 3.5f, 1.875f, -3.4375f, -3.0625f, 3.1875f};
+
+static graft_op *ramp4(graft_graph *g, const int64_t *dims, int mul, int mod, int off, float div) {
+  float v[64];
+  const int64_t n = dims[0] * dims[1] * dims[2] * dims[3];
+  for (int64_t i = 0; i < n; ++i) v[i] = (float)((int)((i * mul) % mod) - off) / div;
+  return k(g, GRAFT_FLOAT32, dims, 4, v);
+}
+
+static void test_grouped_conv_grads(void **state) {
+  graft_graph *g = *state;
+  const win same = {1, 1, 1, 1, "SAME", NULL, NULL};
+  graft_op *f = ramp4(g, L(2, 2, 2, 4), 13, 7, 3, 2.0f);
+  graft_op *dy = ramp4(g, L(1, 3, 3, 4), 11, 13, 6, 4.0f);
+  graft_op *x = ramp4(g, L(1, 3, 3, 4), 37, 19, 9, 4.0f);
+  expect_f32_near(run(g, conv_op(g, "Conv2DBackpropInput", k(g, GRAFT_INT32, L(4), 1, V(1, 3, 3, 4)), f, dy, same)),
+                  D(1, 3, 3, 4), kGroupedBackpropInput, 1e-4f);
+  expect_f32_near(run(g, conv_op(g, "Conv2DBackpropFilter", x, k(g, GRAFT_INT32, L(4), 1, V(2, 2, 2, 4)), dy, same)),
+                  D(2, 2, 2, 4), kGroupedBackpropFilter, 1e-4f);
+  graft_op *y = conv_op(g, "Conv2D", x, f, NULL, same);
+  graft_output ys = {y, 0}, xs[2] = {{x, 0}, {f, 0}}, dys = {dy, 0}, dx[2];
+  GT_OK(graft_graph_add_gradients(dx, g, &ys, 1, xs, 2, &dys, NULL));
+  expect_f32_near(run_feeds(g, dx[0].op, dx[0].index, 0, NULL, NULL), D(1, 3, 3, 4), kGroupedBackpropInput, 1e-4f);
+  expect_f32_near(run_feeds(g, dx[1].op, dx[1].index, 0, NULL, NULL), D(2, 2, 2, 4), kGroupedBackpropFilter, 1e-4f);
+  /* An output depth (3) that is not a multiple of the groups (2). */
+  graft_op *pdy = ph(g, "pdy", GRAFT_FLOAT32);
+  graft_op *bad = conv_op(g, "Conv2DBackpropInput", k(g, GRAFT_INT32, L(4), 1, V(1, 3, 3, 4)),
+                          ramp4(g, L(1, 1, 2, 3), 13, 7, 3, 2.0f), pdy, same);
+  float zeros[27] = {0};
+  expect_error(g, bad, pdy, tensor(GRAFT_FLOAT32, D(1, 3, 3, 3), zeros), GRAFT_EINVAL, "Conv2DBackpropInput op",
+               "output depth must be evenly divisible by number of groups: 3 vs 2");
+}
+
 static void test_conv3d_grad_errors(void **state) {
   graft_graph *g = *state;
   const int64_t one[5] = {1, 1, 1, 1, 1};
@@ -574,6 +611,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_depthwise, setup, teardown),
       cmocka_unit_test_setup_teardown(test_conv3d_grads, setup, teardown),
       cmocka_unit_test_setup_teardown(test_conv3d_grad_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_grouped_conv_grads, setup, teardown),
       cmocka_unit_test_setup_teardown(test_batch_norm, setup, teardown),
       cmocka_unit_test_setup_teardown(test_batch_norm_training, setup, teardown),
   };

@@ -234,6 +234,10 @@ std::vector<Case> Table() {
   t.push_back({"AvgPool",
                {F({1, 5, 5, 1})},
                {{"ksize", Ints({1, 3, 3, 1})}, {"strides", Ints({1, 2, 2, 1})}, {"padding", Str("VALID")}}});
+  // Grouped Conv2D (input depth 4 = 2 groups of the filter's 2), through the grouped backprop ops.
+  t.push_back({"Conv2D",
+               {F({1, 4, 3, 4}), F({2, 2, 2, 4})},
+               {{"strides", Ints({1, 1, 1, 1})}, {"padding", Str("SAME")}}, true});
   // 3-D convolution and pooling (MaxPool3D has only a float32 kernel, as TensorFlow).
   const AttrMap conv3d = {{"strides", Ints({1, 1, 1, 1, 1})}, {"padding", Str("VALID")}};
   t.push_back({"Conv3D", {F({1, 3, 4, 3, 2}), F({2, 2, 2, 2, 2})}, conv3d, true});
