@@ -506,7 +506,8 @@ class StringNGramsKernel : public OpKernel {
                                        static_cast<int64_t>(splits[num_splits - 1]));
       }
     }
-    const int64_t rows = num_splits > 0 ? num_splits - 1 : 0;
+    // No data: no ngrams, not even of padding (TensorFlow's shortcut).
+    const int64_t rows = num_splits > 0 && num_values > 0 ? num_splits - 1 : 0;
     std::vector<std::string> ngrams;
     std::vector<S> out_splits(static_cast<size_t>(num_splits), S{0});
     for (int64_t r = 0; r < rows; ++r) {

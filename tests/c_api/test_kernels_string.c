@@ -1,7 +1,8 @@
 /* CPU kernels for strings, printing and assertions (kernels/cpu/string_kernels.cc):
  * StringJoin, StringFormat (TensorFlow's tensor summaries), PrintV2 (each output stream,
  * captured by putting a temporary file over fd 1 or 2) and Assert; and the regex ops on RE2
- * (kernels/cpu/regex_kernels.cc): (Static)RegexFullMatch and (Static)RegexReplace. */
+ * (kernels/cpu/regex_kernels.cc): (Static)RegexFullMatch and (Static)RegexReplace; the text and
+ * ragged ops of Keras' TextVectorization (kernels/cpu/text_kernels.cc, ragged_kernels.cc). */
 #define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno, mkstemp, clock_gettime */
 #include <math.h>
 #include <stdio.h>
@@ -546,6 +547,379 @@ static void test_regex_errors(void **state) {
   GT_ERR(GRAFT_ESHAPE, graft_op_desc_finish(&op, d), "'rewrite' must have rank 0 (a scalar)");
 }
 
+/* ---- Text ops of Keras' TextVectorization (kernels/cpu/text_kernels.cc, ragged_kernels.cc) ----
+ * StringLower/StringUpper, AsString, StringNGrams, RaggedTensorToTensor, RaggedBincount. Expected
+ * values and error messages are TensorFlow 2.21's on the same inputs. */
+
+static graft_op *case_op(graft_graph *g, const char *type, const char *name, graft_op *x, const char *encoding) {
+  graft_op_desc *d = desc(g, type, name);
+  in(d, x);
+  if (encoding != NULL) set_string(d, "encoding", encoding);
+  return fin(d);
+}
+
+static void test_string_lower_upper(void **state) {
+  graft_graph *g = *state;
+  graft_op *lo = strings(g, "lo", D(8), (const char *const[]){"Hello WORLD \303\200\303\211\303\216 \303\221\303\207", "\304\200\304\236\305\201\305\222\305\270", "\316\221\316\222\316\223 \316\237\316\224\316\237\316\243 \316\243 \316\243A", "\320\224\320\236\320\234 \320\201\320\266", "\304\260stanbul \341\272\236 \307\205", "\303(abc\377\342\202", "\307\204\307\205\307\206\307\207 \310\272\310\276 \341\270\200 \342\204\246 \342\204\252 \342\204\253", "\342\205\240\342\205\253 \342\222\266\342\223\217 \357\274\241\357\274\272 \360\220\220\200"});
+  /* '' (the default): ASCII letters only; 'utf-8': Unicode case mapping (İ -> i̇, final sigma,
+   * the title case digraphs, Kelvin/Angstrom/Ohm, Roman numerals, circled, fullwidth, Deseret;
+   * each ill-formed UTF-8 sequence becomes one U+FFFD). */
+  graft_op *a = case_op(g, "StringLower", "lower_ascii", lo, NULL);
+  assert_output_shape(a, 0, "(8,)");
+  expect_strings(run(g, a), D(8), (const char *const[]){"hello world \303\200\303\211\303\216 \303\221\303\207", "\304\200\304\236\305\201\305\222\305\270", "\316\221\316\222\316\223 \316\237\316\224\316\237\316\243 \316\243 \316\243a", "\320\224\320\236\320\234 \320\201\320\266", "\304\260stanbul \341\272\236 \307\205", "\303(abc\377\342\202", "\307\204\307\205\307\206\307\207 \310\272\310\276 \341\270\200 \342\204\246 \342\204\252 \342\204\253", "\342\205\240\342\205\253 \342\222\266\342\223\217 \357\274\241\357\274\272 \360\220\220\200"});
+  expect_strings(run(g, case_op(g, "StringLower", "lower_utf8", lo, "utf-8")), D(8), (const char *const[]){"hello world \303\240\303\251\303\256 \303\261\303\247", "\304\201\304\237\305\202\305\223\303\277", "\316\261\316\262\316\263 \316\277\316\264\316\277\317\202 \317\203 \317\203a", "\320\264\320\276\320\274 \321\221\320\266", "i\314\207stanbul \303\237 \307\206", "\357\277\275(abc\357\277\275\357\277\275", "\307\206\307\206\307\206\307\211 \342\261\245\342\261\246 \341\270\201 \317\211 k \303\245", "\342\205\260\342\205\273 \342\223\220\342\223\251 \357\275\201\357\275\232 \360\220\220\250"});
+  graft_op *up = strings(g, "up", D(6), (const char *const[]){"hello \303\237 \303\240\303\251\303\256\303\277 \303\261\303\247", "\304\201\304\237\305\202\305\223 \304\261", "\316\261\316\262\316\263 \317\202 \316\220", "\320\264\320\276\320\274 \321\221\320\266", "\357\254\201 \305\211 \307\260 \302\265", "\307\206\307\205 \305\277 \342\205\260 \342\223\220 \357\275\201 \360\220\220\250"});
+  expect_strings(run(g, case_op(g, "StringUpper", "upper_ascii", up, "")), D(6), (const char *const[]){"HELLO \303\237 \303\240\303\251\303\256\303\277 \303\261\303\247", "\304\201\304\237\305\202\305\223 \304\261", "\316\261\316\262\316\263 \317\202 \316\220", "\320\264\320\276\320\274 \321\221\320\266", "\357\254\201 \305\211 \307\260 \302\265", "\307\206\307\205 \305\277 \342\205\260 \342\223\220 \357\275\201 \360\220\220\250"});
+  /* ß -> SS, ΐ -> Ϊ́, ﬁ -> FI, ŉ -> ʼN, ǰ -> J̌, µ -> Μ, ſ -> S, ı -> I, ǆ/ǅ -> Ǆ. */
+  expect_strings(run(g, case_op(g, "StringUpper", "upper_utf8", up, "utf-8")), D(6), (const char *const[]){"HELLO SS \303\200\303\211\303\216\305\270 \303\221\303\207", "\304\200\304\236\305\201\305\222 I", "\316\221\316\222\316\223 \316\243 \316\231\314\210\314\201", "\320\224\320\236\320\234 \320\201\320\226", "FI \312\274N J\314\214 \316\234", "\307\204\307\204 S \342\205\240 \342\222\266 \357\274\241 \360\220\220\200"});
+  graft_op *m = strings(g, "m", D(1, 2), (const char *const[]){"MiXeD", ""});
+  expect_strings(run(g, case_op(g, "StringUpper", "matrix", m, NULL)), D(1, 2), (const char *const[]){"MIXED", ""});
+  expect_error(g, case_op(g, "StringLower", "bad_encoding", lo, "UTF-8"), NULL, NULL, GRAFT_EINVAL,
+               "StringLower op 'bad_encoding'", "only utf-8 or '' (no encoding) is supported, received UTF-8");
+  expect_error(g, case_op(g, "StringUpper", "latin1", lo, "latin1"), NULL, NULL, GRAFT_EINVAL,
+               "StringUpper op 'latin1'", "only utf-8 or '' (no encoding) is supported, received latin1");
+}
+
+/* AsString; fill NULL: not set. */
+static graft_op *as_string(graft_graph *g, const char *name, graft_op *x, int64_t precision, int scientific,
+                           int shortest, int64_t width, const char *fill) {
+  graft_op_desc *d = desc(g, "AsString", name);
+  in(d, x);
+  graft_attrs *a = graft_op_desc_attrs(d);
+  GT_OK(graft_attrs_set_int(a, "precision", precision));
+  GT_OK(graft_attrs_set_bool(a, "scientific", scientific));
+  GT_OK(graft_attrs_set_bool(a, "shortest", shortest));
+  GT_OK(graft_attrs_set_int(a, "width", width));
+  if (fill != NULL) set_string(d, "fill", fill);
+  return fin(d);
+}
+
+static void test_as_string(void **state) {
+  graft_graph *g = *state;
+  graft_op *f = konst(g, "f", GRAFT_FLOAT32, D(8),
+                      (const float[]){1.5f, -2.25f, 3.0f, 1e10f, 1.234567891e-5f, NAN, INFINITY, -INFINITY});
+  graft_op *fs = as_string(g, "f_default", f, -1, 0, 0, -1, NULL);
+  assert_output_shape(fs, 0, "(8,)");
+  expect_strings(run(g, fs), D(8),
+                 (const char *const[]){"1.500000", "-2.250000", "3.000000", "10000000000.000000", "0.000012", "nan",
+                                       "inf", "-inf"});
+  graft_op *d = konst(g, "d", GRAFT_FLOAT64, D(5), (const double[]){1.5, -2.25, 1e10, 1.234567891e-5, 0.0});
+  expect_strings(run(g, as_string(g, "d_shortest", d, -1, 0, 1, -1, NULL)), D(5),
+                 (const char *const[]){"1.5", "-2.25", "1e+10", "1.23457e-05", "0"});
+  expect_strings(run(g, as_string(g, "d_scientific", d, -1, 1, 0, -1, NULL)), D(5),
+                 (const char *const[]){"1.500000e+00", "-2.250000e+00", "1.000000e+10", "1.234568e-05", "0.000000e+00"});
+  /* Shortest with a precision is %.3g. */
+  expect_strings(run(g, as_string(g, "d_shortest3", d, 3, 0, 1, -1, NULL)), D(5),
+                 (const char *const[]){"1.5", "-2.25", "1e+10", "1.23e-05", "0"});
+  graft_op *two = konst(g, "two", GRAFT_FLOAT32, D(2), (const float[]){1.5f, -2.25f});
+  expect_strings(run(g, as_string(g, "w10p2", two, 2, 0, 0, 10, NULL)), D(2), (const char *const[]){"      1.50", "     -2.25"});
+  expect_strings(run(g, as_string(g, "zero", two, 2, 0, 0, 10, "0")), D(2), (const char *const[]){"0000001.50", "-000002.25"});
+  expect_strings(run(g, as_string(g, "minus", two, -1, 0, 0, 10, "-")), D(2), (const char *const[]){"1.500000  ", "-2.250000 "});
+  expect_strings(run(g, as_string(g, "plus", two, -1, 0, 0, 10, "+")), D(2), (const char *const[]){" +1.500000", " -2.250000"});
+  expect_strings(run(g, as_string(g, "space", two, -1, 0, 0, 7, " ")), D(2), (const char *const[]){" 1.500000", "-2.250000"});
+  graft_op *i = konst(g, "i", GRAFT_INT32, D(3), (const int32_t[]){1, -2, 300});
+  expect_strings(run(g, as_string(g, "i_zero", i, -1, 0, 0, 5, "0")), D(3), (const char *const[]){"00001", "-0002", "00300"});
+  expect_strings(run(g, as_string(g, "i_neg_width", i, -1, 0, 0, -5, NULL)), D(3), (const char *const[]){"1", "-2", "300"});
+  graft_op *i8 = konst(g, "i8", GRAFT_INT8, D(2), (const int8_t[]){-5, 3});
+  expect_strings(run(g, as_string(g, "i8", i8, -1, 0, 0, 4, "-")), D(2), (const char *const[]){"-5  ", "3   "});
+  graft_op *i64 = konst(g, "i64", GRAFT_INT64, D(2), (const int64_t[]){INT64_MIN, INT64_MAX});
+  expect_strings(run(g, as_string(g, "i64", i64, -1, 0, 0, -1, NULL)), D(2),
+                 (const char *const[]){"-9223372036854775808", "9223372036854775807"});
+  graft_op *u64 = konst(g, "u64", GRAFT_UINT64, D(1), (const uint64_t[]){UINT64_MAX});
+  expect_strings(run(g, as_string(g, "u64", u64, -1, 0, 0, -1, NULL)), D(1), (const char *const[]){"18446744073709551615"});
+  graft_op *u8 = konst(g, "u8", GRAFT_UINT8, D(2), (const uint8_t[]){1, 200});
+  expect_strings(run(g, as_string(g, "u8", u8, -1, 0, 0, 4, NULL)), D(2), (const char *const[]){"   1", " 200"});
+  /* bool: "true"/"false", width ignored. */
+  graft_op *b = konst(g, "b", GRAFT_BOOL, D(2), (const uint8_t[]){1, 0});
+  expect_strings(run(g, as_string(g, "b", b, -1, 0, 0, 7, NULL)), D(2), (const char *const[]){"true", "false"});
+  graft_op *c = konst(g, "c", GRAFT_COMPLEX64, D(2), (const float[]){1, 2, -0.0f, -0.5f});
+  expect_strings(run(g, as_string(g, "c", c, -1, 0, 0, -1, NULL)), D(2),
+                 (const char *const[]){"(1.000000,2.000000)", "(-0.000000,-0.500000)"});
+  graft_op *c128 = konst(g, "c128", GRAFT_COMPLEX128, D(1), (const double[]){1, 2});
+  expect_strings(run(g, as_string(g, "c128", c128, 1, 0, 0, 5, NULL)), D(1), (const char *const[]){"(  1.0,  2.0)"});
+  /* float16 1.5 and 0.1 (0x2e66), printed from their float values. */
+  graft_op *h = konst(g, "h", GRAFT_FLOAT16, D(2), (const uint16_t[]){0x3e00, 0x2e66});
+  expect_strings(run(g, as_string(g, "h", h, -1, 0, 0, -1, NULL)), D(2), (const char *const[]){"1.500000", "0.099976"});
+  graft_op *s = strings(g, "s", D(2), (const char *const[]){"ab", "c"});
+  expect_strings(run(g, as_string(g, "s", s, -1, 0, 0, 5, NULL)), D(2), (const char *const[]){"   ab", "    c"});
+  /* Errors, as TensorFlow's. */
+  expect_error(g, as_string(g, "fill_x", two, -1, 0, 0, 7, "x"), NULL, NULL, GRAFT_EINVAL, "AsString op 'fill_x'",
+               "Fill argument not supported: \"x\"");
+  expect_error(g, as_string(g, "fill_00", two, -1, 0, 0, 7, "00"), NULL, NULL, GRAFT_EINVAL, "AsString op 'fill_00'",
+               "Fill string must be one or fewer characters");
+  expect_error(g, as_string(g, "both", two, -1, 1, 1, -1, NULL), NULL, NULL, GRAFT_EINVAL, "AsString op 'both'",
+               "Cannot select both scientific and shortest notation");
+  expect_error(g, as_string(g, "i_precision", i, 3, 0, 0, -1, NULL), NULL, NULL, GRAFT_EINVAL,
+               "AsString op 'i_precision'", "precision not supported for datatype int32");
+  expect_error(g, as_string(g, "i_shortest", i, -1, 0, 1, -1, NULL), NULL, NULL, GRAFT_EINVAL,
+               "AsString op 'i_shortest'", "scientific and shortest format not supported for datatype int32");
+  expect_error(g, as_string(g, "u8_scientific", u8, -1, 1, 0, -1, NULL), NULL, NULL, GRAFT_EINVAL,
+               "AsString op 'u8_scientific'", "scientific and shortest format not supported for datatype uint8");
+  expect_error(g, as_string(g, "b_precision", b, 2, 0, 0, -1, NULL), NULL, NULL, GRAFT_EINVAL,
+               "AsString op 'b_precision'", "precision not supported for datatype bool");
+}
+
+static graft_op *ngrams(graft_graph *g, const char *name, graft_op *data, graft_op *splits, const char *sep,
+                        const int64_t *widths, int nwidths, const char *left, const char *right, int64_t pad_width,
+                        int preserve) {
+  graft_op_desc *d = desc(g, "StringNGrams", name);
+  in(d, data);
+  in(d, splits);
+  graft_attrs *a = graft_op_desc_attrs(d);
+  set_string(d, "separator", sep);
+  GT_OK(graft_attrs_set_int_list(a, "ngram_widths", widths, nwidths));
+  set_string(d, "left_pad", left);
+  set_string(d, "right_pad", right);
+  GT_OK(graft_attrs_set_int(a, "pad_width", pad_width));
+  GT_OK(graft_attrs_set_bool(a, "preserve_short_sequences", preserve));
+  return fin(d);
+}
+
+#define W(...) ((const int64_t[]){__VA_ARGS__}), N_OF(((const int64_t[]){__VA_ARGS__}))
+
+static void expect_ngrams(graft_graph *g, graft_op *op, int64_t n, const char *const *values, int64_t rows,
+                          const int64_t *splits) {
+  if (n > 0) {
+    expect_strings(run_feeds(g, op, 0, 0, NULL, NULL), (const int64_t[]){n}, 1, values);
+  } else {
+    graft_tensor *t = run_feeds(g, op, 0, 0, NULL, NULL);
+    expect_dims(t, (const int64_t[]){0}, 1);
+    graft_tensor_free(t);
+  }
+  expect(run_feeds(g, op, 1, 0, NULL, NULL), GRAFT_INT64, (const int64_t[]){rows + 1}, 1, splits);
+}
+
+static void test_string_ngrams(void **state) {
+  graft_graph *g = *state;
+  graft_op *x = strings(g, "x", D(5), (const char *const[]){"a", "b", "c", "d", "e"});
+  graft_op *sp = konst(g, "sp", GRAFT_INT64, D(4), (const int64_t[]){0, 3, 3, 5});
+  /* TextVectorization's ngrams=2: widths 1 and 2, no padding. */
+  graft_op *kv = ngrams(g, "keras", x, sp, " ", W(1, 2), "", "", 0, 0);
+  assert_output_shape(kv, 0, "(None,)");
+  assert_output_shape(kv, 1, "(4,)");
+  expect_ngrams(g, kv, 8, (const char *const[]){"a", "b", "c", "a b", "b c", "d", "e", "d e"}, 3,
+                (const int64_t[]){0, 5, 5, 8});
+  /* pad_width -1: width - 1 pads each side; an empty row gives pads only. */
+  expect_ngrams(g, ngrams(g, "pad3", x, sp, "|", W(3), "L", "R", -1, 0), 11,
+                (const char *const[]){"L|L|a", "L|a|b", "a|b|c", "b|c|R", "c|R|R", "L|L|R", "L|R|R", "L|L|d", "L|d|e",
+                                      "d|e|R", "e|R|R"},
+                3, (const int64_t[]){0, 5, 7, 11});
+  expect_ngrams(g, ngrams(g, "pad1", x, sp, "|", W(2, 4), "L", "R", 1, 0), 11,
+                (const char *const[]){"L|a", "a|b", "b|c", "c|R", "L|a|b|c", "a|b|c|R", "L|R", "L|d", "d|e", "e|R",
+                                      "L|d|e|R"},
+                3, (const int64_t[]){0, 6, 7, 11});
+  /* preserve_short_sequences: one ngram of a whole row too short for the width. */
+  expect_ngrams(g, ngrams(g, "short", x, sp, "|", W(4), "L", "R", 0, 1), 2, (const char *const[]){"a|b|c", "d|e"}, 3,
+                (const int64_t[]){0, 1, 1, 2});
+  expect_ngrams(g, ngrams(g, "short_pad", x, sp, "|", W(5), "L", "R", 1, 1), 2,
+                (const char *const[]){"L|a|b|c|R", "L|d|e|R"}, 3, (const int64_t[]){0, 1, 1, 2});
+  /* A pad wider than the row; pad_width above width - 1 is capped. */
+  graft_op *one = strings(g, "one", D(1), (const char *const[]){"a"});
+  graft_op *sp1 = konst(g, "sp1", GRAFT_INT64, D(2), (const int64_t[]){0, 1});
+  expect_ngrams(g, ngrams(g, "wide", one, sp1, "|", W(3), "L", "R", 5, 0), 3,
+                (const char *const[]){"L|L|a", "L|a|R", "a|R|R"}, 1, (const int64_t[]){0, 3});
+  /* int32 splits, an empty separator, widths in the given order. */
+  graft_op *abc = strings(g, "abc", D(3), (const char *const[]){"a", "b", "c"});
+  graft_op *sp32 = konst(g, "sp32", GRAFT_INT32, D(3), (const int32_t[]){0, 1, 3});
+  graft_op *i32 = ngrams(g, "i32", abc, sp32, "", W(2, 1), "<", ">", -1, 0);
+  expect_strings(run(g, i32), D(8), (const char *const[]){"<a", "a>", "a", "<b", "bc", "c>", "b", "c"});
+  expect(run_feeds(g, i32, 1, 0, NULL, NULL), GRAFT_INT32, D(3), (const int32_t[]){0, 3, 8});
+  /* Empty data and rows. */
+  graft_op *none = strings(g, "none", D(0), NULL);
+  expect_ngrams(g, ngrams(g, "empty_rows", none, konst(g, "sp0", GRAFT_INT64, D(3), (const int64_t[]){0, 0, 0}), "|",
+                          W(2), "L", "R", -1, 0),
+                0, NULL, 2, (const int64_t[]){0, 0, 0});
+  /* Errors, as TensorFlow's. */
+  expect_error(g, ngrams(g, "width0", x, sp, "|", W(0), "", "", -1, 0), NULL, NULL, GRAFT_EINVAL,
+               "StringNGrams op 'width0'", "ngram_widths must contain positive values");
+  graft_op *ab = strings(g, "ab", D(2), (const char *const[]){"a", "b"});
+  expect_error(g, ngrams(g, "first", ab, konst(g, "s1", GRAFT_INT64, D(2), (const int64_t[]){1, 2}), "|", W(2), "", "", 0, 0),
+               NULL, NULL, GRAFT_EINVAL, "StringNGrams op 'first'", "First split value must be 0, got 1");
+  expect_error(g, ngrams(g, "past", ab, konst(g, "s2", GRAFT_INT64, D(2), (const int64_t[]){0, 3}), "|", W(2), "", "", 0, 0),
+               NULL, NULL, GRAFT_EINVAL, "StringNGrams op 'past'", "Invalid split value 3, must be in [0, 2]");
+  expect_error(g, ngrams(g, "last", ab, konst(g, "s3", GRAFT_INT64, D(2), (const int64_t[]){0, 1}), "|", W(2), "", "", 0, 0),
+               NULL, NULL, GRAFT_EINVAL, "StringNGrams op 'last'", "Last split value must be data size. Expected 2, got 1");
+  expect_error(g,
+               ngrams(g, "down", ab, konst(g, "s4", GRAFT_INT64, D(4), (const int64_t[]){0, 2, 1, 2}), "|", W(2), "", "",
+                      0, 0),
+               NULL, NULL, GRAFT_EINVAL, "StringNGrams op 'down'", "Invalid split value 1, must be in [2, 2]");
+}
+
+/* RaggedTensorToTensor with n partitions of the given types (int64 partitions and shape). */
+static graft_op *to_tensor(graft_graph *g, const char *name, graft_op *shape, graft_op *values, graft_op *dflt,
+                           graft_op **parts, const char *const *types, int n) {
+  graft_op_desc *d = desc(g, "RaggedTensorToTensor", name);
+  in(d, shape);
+  in(d, values);
+  in(d, dflt);
+  graft_output outs[4];
+  size_t lens[4];
+  for (int i = 0; i < n; ++i) {
+    outs[i] = (graft_output){parts[i], 0};
+    lens[i] = strlen(types[i]);
+  }
+  GT_OK(graft_op_desc_add_input_list(d, outs, n));
+  GT_OK(graft_attrs_set_string_list(graft_op_desc_attrs(d), "row_partition_types", (const void *const *)types, lens, n));
+  return fin(d);
+}
+
+static const char *const kSplits[] = {"ROW_SPLITS", "ROW_SPLITS"};
+static const char *const kRowIds[] = {"FIRST_DIM_SIZE", "VALUE_ROWIDS", "VALUE_ROWIDS"};
+
+static void test_ragged_tensor_to_tensor(void **state) {
+  graft_graph *g = *state;
+  graft_op *v = konst(g, "v", GRAFT_INT32, D(5), (const int32_t[]){1, 2, 3, 4, 5});
+  graft_op *zero = konst(g, "zero", GRAFT_INT32, SCALAR, (const int32_t[]){0});
+  graft_op *unknown = konst(g, "unknown", GRAFT_INT64, SCALAR, (const int64_t[]){-1});
+  graft_op *sp = konst(g, "sp", GRAFT_INT64, D(4), (const int64_t[]){0, 2, 2, 5});
+  /* The shape from the rows: 3 rows, the longest 3. */
+  graft_op *a = to_tensor(g, "splits", unknown, v, zero, &sp, kSplits, 1);
+  assert_output_shape(a, 0, "(None, None)");
+  expect(run(g, a), GRAFT_INT32, D(3, 3), (const int32_t[]){1, 2, 0, 0, 0, 0, 3, 4, 5});
+  /* TextVectorization's output_sequence_length: [-1, 2] truncates rows. */
+  graft_op *s2 = konst(g, "s2", GRAFT_INT64, D(2), (const int64_t[]){-1, 2});
+  graft_op *t2 = to_tensor(g, "truncate", s2, v, konst(g, "nine", GRAFT_INT32, SCALAR, (const int32_t[]){9}), &sp, kSplits, 1);
+  assert_output_shape(t2, 0, "(None, 2)");
+  expect(run(g, t2), GRAFT_INT32, D(3, 2), (const int32_t[]){1, 2, 9, 9, 3, 4});
+  /* A larger shape pads with the default; float values. */
+  graft_op *vf = konst(g, "vf", GRAFT_FLOAT32, D(5), (const float[]){1, 2, 3, 4, 5});
+  graft_op *s46 = konst(g, "s46", GRAFT_INT64, D(2), (const int64_t[]){4, 6});
+  graft_op *t3 = to_tensor(g, "pad", s46, vf, konst(g, "m1", GRAFT_FLOAT32, SCALAR, (const float[]){-1}), &sp, kSplits, 1);
+  assert_output_shape(t3, 0, "(4, 6)");
+  expect(run(g, t3), GRAFT_FLOAT32, D(4, 6),
+         (const float[]){1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3, 4, 5, -1, -1, -1, -1, -1, -1, -1, -1, -1});
+  /* Strings; fewer rows than the partition has. */
+  graft_op *vs = strings(g, "vs", D(5), (const char *const[]){"a", "b", "c", "d", "e"});
+  graft_op *s22 = konst(g, "s22", GRAFT_INT64, D(2), (const int64_t[]){2, 2});
+  expect_strings(run(g, to_tensor(g, "strings", s22, vs, strings(g, "empty", SCALAR, (const char *const[]){""}), &sp,
+                                  kSplits, 1)),
+                 D(2, 2), (const char *const[]){"a", "b", "", ""});
+  /* Two ragged levels. */
+  graft_op *v6 = konst(g, "v6", GRAFT_INT32, D(6), (const int32_t[]){1, 2, 3, 4, 5, 6});
+  graft_op *two_level[] = {konst(g, "outer", GRAFT_INT64, D(4), (const int64_t[]){0, 2, 2, 4}),
+                           konst(g, "inner", GRAFT_INT64, D(5), (const int64_t[]){0, 1, 3, 3, 6})};
+  expect(run(g, to_tensor(g, "nested", unknown, v6, zero, two_level, kSplits, 2)), GRAFT_INT32, D(3, 2, 3),
+         (const int32_t[]){1, 0, 0, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 5, 6});
+  /* Values of rank 2 with a default row, or a scalar default broadcast. */
+  graft_op *vm = konst(g, "vm", GRAFT_INT32, D(3, 2), (const int32_t[]){1, 2, 3, 4, 5, 6});
+  graft_op *sp3 = konst(g, "sp3", GRAFT_INT64, D(4), (const int64_t[]){0, 1, 1, 3});
+  graft_op *dm = to_tensor(g, "rows", unknown, vm, konst(g, "d78", GRAFT_INT32, D(2), (const int32_t[]){7, 8}), &sp3, kSplits, 1);
+  assert_output_shape(dm, 0, "(None, None, 2)");
+  expect(run(g, dm), GRAFT_INT32, D(3, 2, 2), (const int32_t[]){1, 2, 7, 8, 7, 8, 7, 8, 3, 4, 5, 6});
+  expect(run(g, to_tensor(g, "rows0", unknown, vm, zero, &sp3, kSplits, 1)), GRAFT_INT32, D(3, 2, 2),
+         (const int32_t[]){1, 2, 0, 0, 0, 0, 0, 0, 3, 4, 5, 6});
+  /* FIRST_DIM_SIZE + VALUE_ROWIDS (int32 partitions and shape too). */
+  graft_op *ids[] = {konst(g, "n4", GRAFT_INT64, SCALAR, (const int64_t[]){4}),
+                     konst(g, "ids", GRAFT_INT64, D(5), (const int64_t[]){0, 0, 2, 2, 2})};
+  expect(run(g, to_tensor(g, "rowids", unknown, v, zero, ids, kRowIds, 2)), GRAFT_INT32, D(4, 3),
+         (const int32_t[]){1, 2, 0, 0, 0, 0, 3, 4, 5, 0, 0, 0});
+  graft_op *ids32[] = {konst(g, "n4_32", GRAFT_INT32, SCALAR, (const int32_t[]){4}),
+                       konst(g, "ids32", GRAFT_INT32, D(5), (const int32_t[]){0, 0, 2, 2, 3})};
+  expect(run(g, to_tensor(g, "rowids32", konst(g, "s32", GRAFT_INT32, D(2), (const int32_t[]){3, 2}), v, zero, ids32,
+                          kRowIds, 2)),
+         GRAFT_INT32, D(3, 2), (const int32_t[]){1, 2, 0, 0, 3, 4});
+  graft_op *ids2[] = {konst(g, "n3", GRAFT_INT64, SCALAR, (const int64_t[]){3}),
+                      konst(g, "ids_a", GRAFT_INT64, D(3), (const int64_t[]){0, 0, 2}),
+                      konst(g, "ids_b", GRAFT_INT64, D(6), (const int64_t[]){0, 1, 1, 2, 2, 2})};
+  expect(run(g, to_tensor(g, "rowids2", unknown, v6, zero, ids2, kRowIds, 3)), GRAFT_INT32, D(3, 2, 3),
+         (const int32_t[]){1, 0, 0, 2, 3, 0, 0, 0, 0, 0, 0, 0, 4, 5, 6, 0, 0, 0});
+  /* Empty. */
+  graft_op *e = konst(g, "e", GRAFT_INT32, D(0), NULL);
+  graft_op *sp0 = konst(g, "sp0", GRAFT_INT64, D(1), (const int64_t[]){0});
+  graft_tensor *t = run(g, to_tensor(g, "empty_rt", unknown, e, zero, &sp0, kSplits, 1));
+  expect_dims(t, D(0, 0));
+  graft_tensor_free(t);
+  /* Errors, as TensorFlow's. */
+  expect_error(g, to_tensor(g, "bad_splits", unknown, v, zero, (graft_op *[]){konst(g, "b1", GRAFT_INT64, D(4), (const int64_t[]){1, 2, 2, 5})}, kSplits, 1),
+               NULL, NULL, GRAFT_EINVAL, "RaggedTensorToTensor op 'bad_splits'", "Invalid row split size.");
+  expect_error(g, to_tensor(g, "wide_default", unknown, v, konst(g, "d2", GRAFT_INT32, D(2), (const int32_t[]){0, 1}), &sp, kSplits, 1),
+               NULL, NULL, GRAFT_EINVAL, "RaggedTensorToTensor op 'wide_default'",
+               "default_value.rank = 1  must be less than rt_input.flat_values.rank = 1");
+  graft_op *p = ph(g, "p", GRAFT_INT64);
+  expect_error(g, to_tensor(g, "rank", p, v, zero, &sp, kSplits, 1), p, tensor(GRAFT_INT64, D(1), (const int64_t[]){3}),
+               GRAFT_EINVAL, "RaggedTensorToTensor op 'rank'", "rt_input.shape and shape=[3] are incompatible: rt_input.rank = 2 but shape.rank = 1");
+  graft_op *p2 = ph(g, "p2", GRAFT_INT64);
+  expect_error(g, to_tensor(g, "inner_dims", p2, vm, zero, &sp3, kSplits, 1), p2,
+               tensor(GRAFT_INT64, D(3), (const int64_t[]){-1, -1, 3}), GRAFT_EINVAL, "RaggedTensorToTensor op 'inner_dims'",
+               "rt_input.shape and shape=[?,?,3] are incompatible: rt_input.shape[2] = 2 but shape[2] = 3");
+  graft_op *p3 = ph(g, "p3", GRAFT_INT64);
+  expect_error(g, to_tensor(g, "dim", p3, v, zero, &sp, kSplits, 1), p3, tensor(GRAFT_INT64, D(2), (const int64_t[]){2, -5}),
+               GRAFT_EINVAL, "RaggedTensorToTensor op 'dim'", "Dimension -5 must be >= -1");
+  expect_error(g, to_tensor(g, "rowids_first", unknown, v, zero, &sp, (const char *const[]){"VALUE_ROWIDS"}, 1), NULL, NULL,
+               GRAFT_EINVAL, "RaggedTensorToTensor op 'rowids_first'", "Cannot handle VALUE_ROWIDS in first dimension.");
+  expect_error(g, to_tensor(g, "foo", unknown, v, zero, &sp, (const char *const[]){"FOO"}, 1), NULL, NULL, GRAFT_EINVAL,
+               "RaggedTensorToTensor op 'foo'", "Unknown string for partition info type: FOO");
+  graft_op *few[] = {konst(g, "n2", GRAFT_INT64, SCALAR, (const int64_t[]){2}), ids[1]};
+  expect_error(g, to_tensor(g, "rowid_range", unknown, v, zero, few, kRowIds, 2), NULL, NULL, GRAFT_EINVAL,
+               "RaggedTensorToTensor op 'rowid_range'", "Got next_value_rowid=2 which is not less than 2");
+  expect_error(g, to_tensor(g, "no_splits", unknown, e, zero, (graft_op *[]){konst(g, "sp_none", GRAFT_INT64, D(0), NULL)}, kSplits, 1),
+               NULL, NULL, GRAFT_EINVAL, "RaggedTensorToTensor op 'no_splits'",
+               "Invalid first partition input. Tensor requires at least one element.");
+  graft_op *bad_nested[] = {konst(g, "o3", GRAFT_INT64, D(3), (const int64_t[]){0, 2, 3}), two_level[1]};
+  expect_error(g, to_tensor(g, "nested_size", unknown, v6, zero, bad_nested, kSplits, 2), NULL, NULL, GRAFT_EINVAL,
+               "RaggedTensorToTensor op 'nested_size'", "Row partition size is greater than output size: 4 > 3");
+}
+
+static graft_op *bincount(graft_graph *g, const char *name, graft_op *splits, graft_op *values, graft_op *size,
+                          graft_op *weights, int binary) {
+  graft_op_desc *d = desc(g, "RaggedBincount", name);
+  in(d, splits);
+  in(d, values);
+  in(d, size);
+  in(d, weights);
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "binary_output", binary));
+  return fin(d);
+}
+
+static void test_ragged_bincount(void **state) {
+  graft_graph *g = *state;
+  graft_op *sp = konst(g, "sp", GRAFT_INT64, D(4), (const int64_t[]){0, 2, 2, 5});
+  graft_op *v = konst(g, "v", GRAFT_INT32, D(5), (const int32_t[]){1, 3, 1, 0, 9});
+  graft_op *four = konst(g, "four", GRAFT_INT32, SCALAR, (const int32_t[]){4});
+  graft_op *nof = konst(g, "nof", GRAFT_FLOAT32, D(0), NULL);
+  /* Counts; values >= size dropped. */
+  graft_op *c = bincount(g, "count", sp, v, four, nof, 0);
+  assert_output_shape(c, 0, "(3, 4)");
+  expect(run(g, c), GRAFT_FLOAT32, D(3, 4), (const float[]){0, 1, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0});
+  /* Weights summed (int64 values, double weights). */
+  graft_op *v64 = konst(g, "v64", GRAFT_INT64, D(5), (const int64_t[]){1, 3, 1, 0, 1});
+  graft_op *w = konst(g, "w", GRAFT_FLOAT64, D(5), (const double[]){.5, 1, 2, 3, 4});
+  expect(run(g, bincount(g, "weights", sp, v64, konst(g, "four64", GRAFT_INT64, SCALAR, (const int64_t[]){4}), w, 0)),
+         GRAFT_FLOAT64, D(3, 4), (const double[]){0, .5, 0, 1, 0, 0, 0, 0, 3, 6, 0, 0});
+  /* binary_output (TextVectorization's multi_hot); int64 output. */
+  graft_op *v2 = konst(g, "v2", GRAFT_INT32, D(5), (const int32_t[]){1, 1, 1, 0, 1});
+  expect(run(g, bincount(g, "binary", sp, v2, four, konst(g, "noi", GRAFT_INT64, D(0), NULL), 1)), GRAFT_INT64, D(3, 4),
+         (const int64_t[]){0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0});
+  /* Values and weights of rank 2 are taken flat. */
+  graft_op *vm = konst(g, "vm", GRAFT_INT32, D(1, 5), (const int32_t[]){1, 1, 1, 0, 1});
+  graft_op *wm = konst(g, "wm", GRAFT_INT32, D(1, 5), (const int32_t[]){1, 1, 1, 0, 1});
+  expect(run(g, bincount(g, "matrix", sp, vm, four, wm, 0)), GRAFT_INT32, D(3, 4),
+         (const int32_t[]){0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0});
+  /* Errors, as TensorFlow's. */
+  graft_op *noi32 = konst(g, "noi32", GRAFT_INT32, D(0), NULL);
+  expect_error(g, bincount(g, "negative", sp, konst(g, "vn", GRAFT_INT32, D(5), (const int32_t[]){1, -1, 1, 0, 1}), four, noi32, 0),
+               NULL, NULL, GRAFT_EINVAL, "RaggedBincount op 'negative'", "Input must be non-negative");
+  graft_op *size = ph(g, "size", GRAFT_INT32);
+  expect_error(g, bincount(g, "neg_size", sp, v2, size, noi32, 0), size, tensor(GRAFT_INT32, SCALAR, (const int32_t[]){-4}),
+               GRAFT_EINVAL, "RaggedBincount op 'neg_size'", "size (-4) must be non-negative");
+  /* A constant negative size is refused when the op is made. */
+  graft_op_desc *d = desc(g, "RaggedBincount", "const_neg_size");
+  in(d, sp);
+  in(d, v2);
+  in(d, konst(g, "m4", GRAFT_INT32, SCALAR, (const int32_t[]){-4}));
+  in(d, noi32);
+  graft_op *op = NULL;
+  GT_ERR(GRAFT_ESHAPE, graft_op_desc_finish(&op, d), "size (-4) must be non-negative");
+  expect_error(g, bincount(g, "start", konst(g, "sp1", GRAFT_INT64, D(4), (const int64_t[]){1, 2, 2, 5}), v2, four, noi32, 0),
+               NULL, NULL, GRAFT_EINVAL, "RaggedBincount op 'start'", "Splits must start with 0, not with 1");
+  expect_error(g, bincount(g, "end", konst(g, "sp2", GRAFT_INT64, D(4), (const int64_t[]){0, 2, 2, 4}), v2, four, noi32, 0),
+               NULL, NULL, GRAFT_EINVAL, "RaggedBincount op 'end'", "Splits must end with the number of values, got 4 instead of 5");
+  expect_error(g, bincount(g, "no_splits", konst(g, "sp3", GRAFT_INT64, D(0), NULL), v2, four, noi32, 0), NULL, NULL,
+               GRAFT_EINVAL, "RaggedBincount op 'no_splits'", "Splits must be non-empty");
+  expect_error(g, bincount(g, "short_weights", sp, v2, four, konst(g, "w2", GRAFT_INT32, D(2), (const int32_t[]){1, 2}), 0),
+               NULL, NULL, GRAFT_EINVAL, "RaggedBincount op 'short_weights'", "weights must be empty or have as many elements as values (5), got 2");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_string_join, setup, teardown),
@@ -563,6 +937,11 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_regex_full_match, setup, teardown),
       cmocka_unit_test_setup_teardown(test_regex_replace, setup, teardown),
       cmocka_unit_test_setup_teardown(test_regex_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_string_lower_upper, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_as_string, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_string_ngrams, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_ragged_tensor_to_tensor, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_ragged_bincount, setup, teardown),
   };
   return cmocka_run_group_tests_name("kernels_string", tests, NULL, NULL);
 }

@@ -6,8 +6,9 @@
                        [--graft-python PYTHON] [--graft-site DIR] [--tol 1e-4] [--keep]
 
 Needs TensorFlow 2 with Keras 3 in the Python that runs it (not run by CI). For each model below
-(Keras applications built with random weights, weights=None, and small recurrent, attention and
-convolutional models, all seeded), the script
+(Keras applications built with random weights, weights=None, small recurrent, attention and
+convolutional models, and TextVectorization in every output mode and in a text classifier, all
+seeded), the script
 
   1. builds the model and exports it with `model.export(DIR/NAME)` (Keras 3's SavedModel export),
   2. reloads the SavedModel in TensorFlow and runs its `serving_default` signature on a fixed
@@ -239,6 +240,46 @@ def build_small_cnn(keras, rng):
     return m, [_image_input(rng, (2, 28, 28, 1))]
 
 
+_TEXTS = ["The cat sat on the mat.", "A dog ate my homework!", "the Cat, the HAT; and the bat",
+          "Dogs and cats: friends or foes?", "my homework is on the mat"]
+
+
+def _text_inputs():
+    import numpy as np
+    return [np.array([b"the cat ate the hat", b"A Dog. sat; on THE mat zebra", b"", b"caf\xc3\xa9 CAT\tdog  bat!",
+                      b"homework homework homework on the mat and the cat and the dog"], dtype=object)]
+
+
+def build_text_vectorization(keras, rng):
+    """TextVectorization in each output mode on one string input (the default standardisation,
+    lower_and_strip_punctuation, and whitespace split): int with output_sequence_length (pads and
+    truncates), int with ngrams=2, multi_hot, count, and tf_idf with ngrams=2."""
+    L = keras.layers
+    inp = keras.Input(shape=(), dtype="string", name="text")
+    layers = [L.TextVectorization(max_tokens=30, output_sequence_length=8),
+              L.TextVectorization(max_tokens=40, ngrams=2, output_sequence_length=12),
+              L.TextVectorization(max_tokens=25, output_mode="multi_hot"),
+              L.TextVectorization(max_tokens=25, output_mode="count"),
+              L.TextVectorization(max_tokens=30, output_mode="tf_idf", ngrams=2)]
+    for layer in layers:
+        layer.adapt(_TEXTS)
+    m = keras.Model(inp, [layer(inp) for layer in layers], name="text_vectorization")
+    return m, _text_inputs()
+
+
+def build_text_classifier(keras, rng):
+    """A text classifier on raw strings: TextVectorization (int, ragged rows padded to 10)
+    -> Embedding (mask_zero) -> GlobalAveragePooling1D -> Dense."""
+    L = keras.layers
+    vec = L.TextVectorization(max_tokens=40, output_sequence_length=10)
+    vec.adapt(_TEXTS)
+    inp = keras.Input(shape=(), dtype="string", name="text")
+    x = L.Embedding(40, 8, mask_zero=True)(vec(inp))
+    x = L.GlobalAveragePooling1D()(x)
+    out = L.Dense(3, activation="softmax")(x)
+    return keras.Model(inp, out, name="text_classifier"), _text_inputs()
+
+
 MODELS = [
     ("mobilenet_v2", build_mobilenet_v2),
     ("resnet50", build_resnet50),
@@ -250,6 +291,8 @@ MODELS = [
     ("gru_bidirectional", build_gru_bidirectional),
     ("conv1d_bn", build_conv1d_bn),
     ("small_cnn", build_small_cnn),
+    ("text_vectorization", build_text_vectorization),
+    ("text_classifier", build_text_classifier),
 ]
 
 
