@@ -53,6 +53,9 @@ class CpuDevice final : public Device {
     *out = device;
     return Status::Ok();
   }
+  // The host: its CPU's model name and vendor (/proc/cpuinfo), the kernel's release as the
+  // driver, physical RAM (sysconf), hardware threads as compute units (cpu_device.cc).
+  DeviceDescription Describe() const override;
 
  private:
   std::string name_ = "/job:localhost/replica:0/task:0/device:CPU:0";

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Tests the `graft` command-line tool: help and version, `inspect` (text and JSON), `dot` and
-# `run` on the conformance graphs, and the error cases (one line on stderr, non-zero exit status).
+# `run` on the conformance graphs, `devices` (with GRAFT_EXPECT_OPENCL=1 in the environment an
+# OpenCL device must be listed), and the error cases (one line on stderr, non-zero exit status).
 #
 #   test_graft_tool.sh GRAFT_BINARY [CONFORMANCE_DIR]
 #
@@ -184,6 +185,36 @@ check "inspect --json of an empty GraphDef is valid JSON" eval \
   'succeeded && json_valid && json_holds "doc[\"ops\"] == [] and doc[\"functions\"] == [] and doc[\"versions\"][\"producer\"] == 0"'
 run_graft_stdin "$work/empty.pb" dot -
 check "dot of an empty GraphDef is an empty digraph" eval 'succeeded && has_line "digraph graft {" && has_line "}"'
+
+# ---- Devices --------------------------------------------------------------------------------
+run_graft devices
+check "devices: a table with the CPU first" eval 'succeeded &&
+  head -n 1 "$work/out" | grep -qE "^DEVICE +TYPE +MODEL +MEMORY +COMPUTE UNITS$" &&
+  sed -n 2p "$work/out" | grep -qE "^/device:CPU:0 +CPU +.+ +[0-9.]+ GiB +[0-9]+$"'
+run_graft devices --json
+check "devices --json: the CPU first, described" eval 'succeeded && json_valid && json_holds "
+  doc[\"devices\"][0][\"name\"] == \"/job:localhost/replica:0/task:0/device:CPU:0\" and
+  doc[\"devices\"][0][\"type\"] == \"CPU\" and doc[\"devices\"][0][\"model\"] != \"\" and
+  doc[\"devices\"][0][\"memory_bytes\"] > 0 and doc[\"devices\"][0][\"compute_units\"] >= 1"'
+check "devices --json: every other device is an OpenCL one with its fields filled" json_holds '
+  all(d["type"] in ("GPU", "OPENCL") and d["model"] and d["driver"].startswith("OpenCL ") and d["memory_bytes"] > 0 and
+      d["compute_units"] >= 1 and d["name"].startswith("/job:localhost/replica:0/task:0/device:" + d["type"] + ":")
+      for d in doc["devices"][1:])'
+# Built with the OpenCL device and given an ICD (PoCL in CI): it is listed, unless hidden.
+if [ "${GRAFT_EXPECT_OPENCL:-0}" = 1 ]; then
+  check "devices --json lists an OpenCL device" json_holds 'any(d["type"] in ("GPU", "OPENCL") for d in doc["devices"])'
+fi
+set +e
+GRAFT_OPENCL=0 "$graft" devices --json > "$work/out" 2> "$work/err"
+rc=$?
+set -e
+check "GRAFT_OPENCL=0 graft devices lists the CPU alone" eval 'succeeded && json_holds "len(doc[\"devices\"]) == 1"'
+run_graft devices --help
+check "'graft devices --help' documents --json and GRAFT_OPENCL" eval 'succeeded && has_text "--json" && has_text "GRAFT_OPENCL=0"'
+run_graft devices --yaml
+check "devices with an unknown option: status 2, one line" failed_with 2 "^graft devices: unknown option '--yaml'"
+run_graft devices gpu
+check "devices with an argument: status 2, one line" failed_with 2 "^graft devices: unexpected argument 'gpu'"
 
 # ---- The conformance graphs ---------------------------------------------------------------
 

@@ -31,4 +31,8 @@ int tool_dot_main(int argc, char **argv);
 extern const char tool_run_synopsis[], tool_run_summary[], tool_run_details[];
 int tool_run_main(int argc, char **argv);
 
+/* devices.c */
+extern const char tool_devices_synopsis[], tool_devices_summary[], tool_devices_details[];
+int tool_devices_main(int argc, char **argv);
+
 #endif /* GRAFT_TOOL_COMMANDS_H */

@@ -17,6 +17,7 @@ static const tool_command commands[] = {
     {"inspect", tool_inspect_synopsis, tool_inspect_summary, tool_inspect_details, tool_inspect_main},
     {"dot", tool_dot_synopsis, tool_dot_summary, tool_dot_details, tool_dot_main},
     {"run", tool_run_synopsis, tool_run_summary, tool_run_details, tool_run_main},
+    {"devices", tool_devices_synopsis, tool_devices_summary, tool_devices_details, tool_devices_main},
 };
 static const size_t num_commands = sizeof commands / sizeof commands[0];
 
