@@ -387,6 +387,7 @@ class OpCall
     keep_.insert(keep_.end(), values.begin(), values.end());
   }
   void set_name(const std::string &name) { detail::check(graft_op_call_set_name(c(), name.c_str())); }
+  void set_device(const std::string &device) { detail::check(graft_op_call_set_device(c(), device.c_str())); }
   std::vector<Value> execute() {
     int n = 0;
     detail::check(graft_op_call_execute(detail::output_slots(), detail::kMaxOutputs, &n, c()));

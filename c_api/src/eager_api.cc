@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "c_api/src/api_error.h"
+#include "core/device_spec.h"
 #include "c_api/src/eager_handles.h"
 #include "c_api/src/host_tensor.h"
 #include "core/variable.h"
@@ -239,6 +240,17 @@ GRAFT_API int graft_op_call_set_name(graft_op_call* call, const char* name) {
     GRAFT_CHECK_ARG(call);
     GRAFT_CHECK_ARG(name);
     call->call.name = name;
+    return Status::Ok();
+  });
+}
+
+GRAFT_API int graft_op_call_set_device(graft_op_call* call, const char* device) {
+  return Guard("graft_op_call_set_device", [&]() -> Status {
+    GRAFT_CHECK_ARG(call);
+    GRAFT_CHECK_ARG(device);
+    graft::DeviceSpec spec;
+    GRAFT_RETURN_IF_ERROR(graft::DeviceSpec::Parse(device, &spec));
+    call->call.device = device;
     return Status::Ok();
   });
 }

@@ -29,7 +29,7 @@ Status ConcreteFunction::Create(std::string name, Trace& trace, std::vector<Outp
   feeds.insert(feeds.end(), f->capture_placeholders_.begin(), f->capture_placeholders_.end());
   std::unique_ptr<Executor> exe;
   GRAFT_RETURN_IF_ERROR(
-      Executor::Create(*f->graph_, feeds, f->outputs_, f->stateful_, DeviceSet::CpuOnly(), RewriteOptions{}, &exe));
+      Executor::Create(*f->graph_, feeds, f->outputs_, f->stateful_, DeviceSet::Process(), RewriteOptions{}, &exe));
   f->exe_ = std::move(exe);
   *out = std::move(f);
   return Status::Ok();

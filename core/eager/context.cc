@@ -4,8 +4,10 @@
 
 #include <array>
 
+#include "core/device_spec.h"
 #include "core/eager/tape.h"
 #include "core/runtime/denormal.h"
+#include "core/runtime/device_set.h"
 #include "core/variable.h"
 
 namespace graft::eager {
@@ -57,6 +59,17 @@ Status Context::AddFunctions(const FunctionLibrary& library) {
   return Status::Ok();
 }
 
+Status Context::PlacementOf(const OpCall& op, const Device** out) {
+  std::vector<const Tensor*> inputs;
+  for (const OpCall::Arg& arg : op.inputs) {
+    for (const Value& v : arg.values) inputs.push_back(&v.tensor);
+  }
+  const CachedKernel* ck = nullptr;
+  GRAFT_RETURN_IF_ERROR(FindKernel(op, inputs, &ck));
+  *out = ck->device != nullptr ? ck->device : &device_;
+  return Status::Ok();
+}
+
 size_t Context::num_cached_kernels() const {
   std::shared_lock lock(mu_);
   return kernels_.size();
@@ -70,10 +83,32 @@ void Context::ClearKernelCache() {
   kernels_.clear();
 }
 
+bool Context::OnHostOnly(DType t) {
+  return IsRefDType(t) || t == DType::kResource || t == DType::kVariant || t == DType::kString;
+}
+
+Device* Context::RequestedEagerDevice(const OpCall& op) {
+  DeviceSpec spec;
+  if (!DeviceSpec::Parse(op.device, &spec).ok() || !spec.device_type || *spec.device_type == kDeviceCpu) {
+    return &device_;
+  }
+  for (const OpCall::Arg& arg : op.inputs) {
+    for (const Value& v : arg.values) {
+      if (OnHostOnly(v.tensor.dtype())) return &device_;  // state and strings stay on the host
+    }
+  }
+  Device* d = DeviceSet::Process().Find(*spec.device_type, spec.device_index.value_or(0));
+  return d != nullptr ? d : &device_;
+}
+
 Status Context::FindKernel(const OpCall& op, const std::vector<const Tensor*>& inputs, const CachedKernel** out) {
   // The key: op type, input dtypes by argument, attrs. Ops with tensor attrs are not cached
   // (their values would make the key large); each gets a kernel of its own.
+  // Where the op runs: the device asked for when the process has it and it has a kernel.
+  Device* device = &device_;
+  if (!op.device.empty()) device = RequestedEagerDevice(op);
   std::string key = op.type;
+  if (device != &device_) key.append("@").append(device->name());
   key.push_back('|');
   size_t k = 0;
   for (const OpCall::Arg& arg : op.inputs) {
@@ -130,7 +165,11 @@ Status Context::FindKernel(const OpCall& op, const std::vector<const Tensor*>& i
   auto entry = std::make_unique<CachedKernel>();
   GRAFT_RETURN_IF_ERROR(graph_.AddNode(std::move(spec), &entry->node));
   KernelFactory factory;
-  GRAFT_RETURN_IF_ERROR(KernelRegistry::Global().Find(*entry->node, device_.type(), &factory));
+  if (device != &device_ && !KernelRegistry::Global().Find(*entry->node, device->type(), &factory).ok()) {
+    device = &device_;  // no kernel there for these dtypes: the CPU
+  }
+  entry->device = device;
+  if (device == &device_) GRAFT_RETURN_IF_ERROR(KernelRegistry::Global().Find(*entry->node, device_.type(), &factory));
   GRAFT_RETURN_IF_ERROR(factory(*entry->node, &entry->kernel));
   *out = entry.get();
   kernels_[key] = std::move(entry);
@@ -182,9 +221,25 @@ Status Context::ExecuteEager(const OpCall& op, std::vector<Value>* outputs, Kern
   std::array<Tensor, kInline> inline_outs;
   std::vector<Tensor> heap_outs(m > kInline ? m : 0);
   Tensor* outs = m > kInline ? heap_outs.data() : inline_outs.data();
-  OpKernelContext ctx(*ck->node, &device_, &resources_, std::span<Tensor* const>(ptrs, n),
+  Device* device = ck->device != nullptr ? ck->device : &device_;
+  if (device != &device_) {
+    // Another device: inputs there, outputs back (eager values live in host memory).
+    for (size_t i = 0; i < n; ++i) {
+      if (!OnHostOnly(inputs[i].dtype())) {
+        Status st = device->CopyFromHost(inputs[i], &inputs[i]);
+        if (!st.ok()) return st.WithContext(StrCat(op.type, " op: copying input ", i, " to ", device->name()));
+      }
+    }
+  }
+  OpKernelContext ctx(*ck->node, device, &resources_, std::span<Tensor* const>(ptrs, n),
                       std::span<const uint8_t>(forwardable, n), std::span<Tensor>(outs, m));
   if (Status st = ck->kernel->Compute(ctx); !st.ok()) return st.WithContext(StrCat(op.type, " op"));
+  if (device != &device_) {
+    for (size_t i = 0; i < m; ++i) {
+      Status st = device->CopyToHost(outs[i], &outs[i]);
+      if (!st.ok()) return st.WithContext(StrCat(op.type, " op: copying output ", i, " from ", device->name()));
+    }
+  }
   outputs->resize(m);
   for (size_t i = 0; i < m; ++i) {
     (*outputs)[i].tensor = std::move(outs[i]);

@@ -35,6 +35,10 @@ struct OpCall {
   std::string name;
   std::vector<Arg> inputs;
   AttrMap attrs;
+  // The device asked for ("/device:GPU:0"; empty: the CPU). Eagerly, the op runs there when the
+  // process has that device with a kernel for it (its inputs copied there, its outputs back to
+  // the host), else on the CPU, as TensorFlow's soft placement; traced, it is the node's device.
+  std::string device;
 };
 
 // What an op call remembers between executions: the kernel found for its input dtypes.
@@ -82,6 +86,9 @@ class Context {
   // function's first call.
   Status CreateVariable(const Value& initial, const std::string& name, Value* handle);
 
+  // Where op would run eagerly (its kernel is made and cached as by Execute): the context's CPU
+  // or a device of DeviceSet::Process(). For tests and tools.
+  Status PlacementOf(const OpCall& op, const Device** out);
   // Number of distinct eager kernels made so far (cached by op, attrs and input dtypes).
   size_t num_cached_kernels() const;
   // Forgets the cached eager kernels, so that the next op calls make new ones (stateful
@@ -93,8 +100,12 @@ class Context {
   struct CachedKernel {
     Node* node = nullptr;
     std::unique_ptr<OpKernel> kernel;
+    Device* device = nullptr;  // where it runs: the context's CPU or a device of DeviceSet::Process()
   };
   Status FindKernel(const OpCall& op, const std::vector<const Tensor*>& inputs, const CachedKernel** out);
+  // The device op.device names in DeviceSet::Process(), or the context's CPU.
+  Device* RequestedEagerDevice(const OpCall& op);
+  static bool OnHostOnly(DType t);
 
   CpuDevice device_;
   ResourceMgr resources_;

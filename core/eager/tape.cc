@@ -254,11 +254,11 @@ Status Tape::SymbolicGradient(const std::vector<Value>& targets, const std::vect
     if (like.dtype() == DType::kResource) {
       const ResourceHandle* h = HandleOf(like);
       if (h == nullptr) return errors::Unimplemented("zeros for the unconnected variable source ", i);
-      OpCall read{"ReadVariableOp", "", {{{like}, false}}, {{"dtype", AttrValue::Type(h->dtype)}}};
+      OpCall read{"ReadVariableOp", "", {{{like}, false}}, {{"dtype", AttrValue::Type(h->dtype)}}, ""};
       GRAFT_RETURN_IF_ERROR(ctx_->Execute(read, &r));
       like = r[0];
     }
-    OpCall zeros{"ZerosLike", "", {{{like}, false}}, {}};
+    OpCall zeros{"ZerosLike", "", {{{like}, false}}, {}, ""};
     GRAFT_RETURN_IF_ERROR(ctx_->Execute(zeros, &r));
     out->push_back(r[0]);
   }
@@ -480,11 +480,11 @@ Status Tape::EagerGradient(const std::vector<Value>& targets, const std::vector<
     Value like = sources[i];
     std::vector<Value> r;
     if (const ResourceHandle* h = HandleOf(like)) {
-      OpCall read{"ReadVariableOp", "", {{{like}, false}}, {{"dtype", AttrValue::Type(h->dtype)}}};
+      OpCall read{"ReadVariableOp", "", {{{like}, false}}, {{"dtype", AttrValue::Type(h->dtype)}}, ""};
       GRAFT_RETURN_IF_ERROR(ctx_->ExecuteEager(read, &r));
       like = r[0];
     }
-    OpCall zeros{"ZerosLike", "", {{{like}, false}}, {}};
+    OpCall zeros{"ZerosLike", "", {{{like}, false}}, {}, ""};
     GRAFT_RETURN_IF_ERROR(ctx_->ExecuteEager(zeros, &r));
     out->push_back(r[0]);
   }

@@ -91,6 +91,7 @@ Status Trace::Record(const OpCall& op, std::vector<Value>* outputs) {
   }
   Node* n = nullptr;
   spec.check_kernels = true;
+  if (!op.device.empty()) spec.device = op.device;  // else the trace graph's device scopes
   GRAFT_RETURN_IF_ERROR(AddNode(std::move(spec), &n));
   outputs->clear();
   for (int i = 0; i < n->num_outputs(); ++i) outputs->push_back(Value::Symbolic(Output{n, i}, graph_));

@@ -46,6 +46,11 @@ const DeviceSet& DeviceSet::CpuOnly() {
   return *set;
 }
 
+const DeviceSet& DeviceSet::Process() {
+  static const DeviceSet* set = new DeviceSet(DeviceRegistry::Global().MakeDevices());
+  return *set;
+}
+
 Device* DeviceSet::Find(const std::string& type, int64_t index) const {
   int64_t seen = 0;
   for (const auto& d : devices_) {

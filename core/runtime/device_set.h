@@ -38,8 +38,13 @@ class DeviceSet {
  public:
   // The CPU, then the registered types' devices.
   static std::unique_ptr<DeviceSet> FromRegistry();
-  // Just the CPU (functions' and eager execution's set); lives as long as the process.
+  // Just the CPU; lives as long as the process.
   static const DeviceSet& CpuOnly();
+  // The CPU and the registered device types' devices, made on first use and kept for the
+  // process: what function bodies, traced functions and eager ops are placed on (their
+  // devices' state, such as OpenCL contexts, is process-wide anyway). Register device types
+  // before the first call.
+  static const DeviceSet& Process();
 
   Device* cpu() const { return devices_.front().get(); }
   // The device of type and index, or nullptr.

@@ -64,7 +64,7 @@ Status FunctionRunner::Create(const Graph& caller, const std::string& name, std:
   GRAFT_RETURN_IF_ERROR(InstantiateFunction(library, caller.versions(), name, &r->body_));
   std::unique_ptr<Executor> exe;
   GRAFT_RETURN_IF_ERROR(Executor::Create(*r->body_->graph, r->body_->args, r->body_->rets, r->body_->targets,
-                                         DeviceSet::CpuOnly(), RewriteOptions{}, &exe)
+                                         DeviceSet::Process(), RewriteOptions{}, &exe)
                             .WithContext(StrCat("function '", name, "'")));
   r->exe_ = std::move(exe);
   st.prepared.emplace(std::move(key), r);

@@ -3,7 +3,8 @@
 // described; every op with an OpenCL kernel runs there (checked through the executor's
 // placement) for several shapes and dtypes and agrees with the CPU kernels within the bound
 // stated per op; broadcasting, empty tensors, batched and transposed matrix products; a graph
-// with ops on both devices gives the CPU's result; device errors name the op.
+// with ops on both devices gives the CPU's result; device errors name the op; eager ops run
+// on the device they ask for.
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "c_api/src/composition_root.h"
+#include "core/eager/context.h"
 #include "core/graph.h"
 #include "core/runtime/device_set.h"
 #include "core/runtime/executor.h"
@@ -240,6 +242,37 @@ void test_errors_name_the_op(void** state) {
   assert_non_null(std::strstr(s.message().c_str(), "size-incompatible"));
 }
 
+// Eager ops asking for the device run there (their results back in host memory); ops without
+// a kernel there, and ops asking for a device the process lacks, run on the CPU.
+void test_eager_ops_on_the_device(void** state) {
+  (void)state;
+  const std::string device = OpenClDeviceName();
+  eager::Context ctx;
+  std::mt19937 rng(5);
+  Tensor a = Random(DType::kFloat32, {4, 3}, rng, -1, 1), b = Random(DType::kFloat32, {3, 2}, rng, -1, 1);
+  AttrMap mm = {{"T", AttrValue::Type(DType::kFloat32)}, {"transpose_a", AttrValue::Bool(false)},
+                {"transpose_b", AttrValue::Bool(false)}};
+  eager::OpCall call{"MatMul", "", {{{eager::Value::Concrete(a)}, false}, {{eager::Value::Concrete(b)}, false}}, mm,
+                     device};
+  const Device* placed = nullptr;
+  assert_true(ctx.PlacementOf(call, &placed).ok());
+  assert_string_equal(placed->type().c_str(), device.find("GPU") != std::string::npos ? "GPU" : "OPENCL");
+  std::vector<eager::Value> on_device, on_cpu;
+  assert_true(ctx.Execute(call, &on_device).ok());
+  assert_non_null(on_device[0].tensor.raw_data());  // back in host memory
+  call.device = "";
+  assert_true(ctx.Execute(call, &on_cpu).ok());
+  ExpectClose(on_device[0].tensor, on_cpu[0].tensor, 1e-5, "eager MatMul");
+  // No OpenCL kernel (Softplus), or no such device: the CPU.
+  eager::OpCall soft{"Softplus", "", {{{eager::Value::Concrete(a)}, false}}, {{"T", AttrValue::Type(DType::kFloat32)}},
+                     device};
+  assert_true(ctx.PlacementOf(soft, &placed).ok());
+  assert_string_equal(placed->type().c_str(), "CPU");
+  call.device = "/device:GPU:7";
+  assert_true(ctx.PlacementOf(call, &placed).ok());
+  assert_string_equal(placed->type().c_str(), "CPU");
+}
+
 }  // namespace
 }  // namespace graft
 
@@ -251,6 +284,7 @@ int main() {
       cmocka_unit_test(graft::test_matmul_agrees_with_cpu),
       cmocka_unit_test(graft::test_mixed_graph),
       cmocka_unit_test(graft::test_errors_name_the_op),
+      cmocka_unit_test(graft::test_eager_ops_on_the_device),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

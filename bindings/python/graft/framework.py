@@ -1352,7 +1352,7 @@ def _context_input(x, dtype_hint):
 
 
 def _apply_context(op_type, inputs, attrs, name, dtype_hint=None):
-    if not attrs and name is None:
+    if not attrs and name is None and not (_tls.device_stack and _tls.device_stack[-1]):
         simple = []
         for x in inputs:
             if isinstance(x, list):
@@ -1368,6 +1368,8 @@ def _apply_context(op_type, inputs, attrs, name, dtype_hint=None):
                 raise
             return [_symbolic(v) for v in values] if symbolic else [_eager(v) for v in values]
     call = _c.OpCall(_context, op_type)
+    if _tls.device_stack and _tls.device_stack[-1]:
+        call.set_device(_tls.device_stack[-1])
     for x in inputs:
         if isinstance(x, list):
             call.add_input_list([_context_input(v, dtype_hint) for v in x])
@@ -1482,8 +1484,44 @@ def control_dependencies(control_inputs):
     return _Deferred(lambda g: g.control_dependencies(control_inputs))
 
 
+class _EagerDevice:
+    """An eager device scope: ops called eagerly inside it run on that device when it has a
+    kernel for them (their results come back to host memory), else on the CPU."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __enter__(self):
+        _tls.device_stack.append(self._name)
+
+    def __exit__(self, *exc):
+        _tls.device_stack.pop()
+        return False
+
+
+class _DeviceScope(_Deferred):
+    def __init__(self, device_name):
+        super().__init__(lambda g: g.device(device_name))
+        self._name = device_name
+        self._eager = None
+
+    def __enter__(self):
+        if _scope_graph() is None:
+            if isinstance(self._name, str) or self._name is None:
+                self._eager = _EagerDevice(self._name or "")
+                return self._eager.__enter__()
+            return None
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        if self._eager is not None:
+            self._eager, eager = None, self._eager
+            return eager.__exit__(*exc)
+        return super().__exit__(*exc)
+
+
 def device(device_name):
-    return _Deferred(lambda g: g.device(device_name))
+    return _DeviceScope(device_name)
 
 
 def container(container_name):

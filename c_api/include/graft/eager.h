@@ -117,6 +117,13 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_add_input_list(graft_op_call *
 GRAFT_API graft_attrs *graft_op_call_attrs(graft_op_call *call);
 /* Tracing only: the op's name in the traced graph (made unique). */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_name(graft_op_call *call, const char *name);
+/*
+ * The device the op asks for ("/device:GPU:0", "/device:OPENCL:0"; "" for the CPU). Eagerly the
+ * op runs there when the process has that device and it has a kernel for the op (inputs are
+ * copied there and the outputs back to host memory), else on the CPU; traced, it is the
+ * recorded node's device. GRAFT_EINVAL for a device string that does not parse.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_device(graft_op_call *call, const char *device);
 
 /*
  * Runs the op (eager: concrete outputs) or records it (tracing: symbolic outputs). *noutputs
