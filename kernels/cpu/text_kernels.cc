@@ -81,7 +81,7 @@ constexpr CaseRange kToLower[] = {
     {0x24B6, 0x24CF, 26, kRun},
     // Latin Extended-C (the letters whose lower case is in Latin Extended-B / IPA)
     {0x2C60, 0x2C61, 1, kAlt},    {0x2C62, 0x2C62, -10743, kRun}, {0x2C63, 0x2C63, -3814, kRun},
-    {0x2C64, 0x2C64, -10727, kRun}, {0x2C67, 0x2C6C, 1, kAlt},
+    {0x2C64, 0x2C64, -10727, kRun}, {0x2C67, 0x2C6C, 1, kAlt},   {0x2C7E, 0x2C7F, -10815, kRun},
     // Fullwidth Latin, Deseret
     {0xFF21, 0xFF3A, 32, kRun},   {0x10400, 0x10427, 40, kRun},
 };
