@@ -1,5 +1,5 @@
-// Graft's elementwise OpenCL kernels: for each type T (float; double with cl_khr_fp64), unary
-// ops and binary ops in two forms — <op>_<t>_flat when both inputs have the output's shape (or
+// Graft's elementwise OpenCL kernels: for each type T (float; double with cl_khr_fp64; int and
+// long for the integer arithmetic), unary ops and binary ops in two forms — <op>_<t>_flat when both inputs have the output's shape (or
 // one is a single element), and <op>_<t> with numpy broadcasting through per-dimension
 // strides (0 where an input broadcasts).
 
@@ -65,7 +65,26 @@ typedef struct {
   GRAFT_UNARY(tanh_##S, T, tanh(x))                                                  \
   GRAFT_UNARY(sigmoid_##S, T, (T)1 / ((T)1 + exp(-x)))                               \
   GRAFT_UNARY(relu_##S, T, isnan(x) ? x : fmax(x, (T)0))                             \
-  GRAFT_UNARY(relu6_##S, T, isnan(x) ? x : fmin(fmax(x, (T)0), (T)6))
+  GRAFT_UNARY(relu6_##S, T, isnan(x) ? x : fmin(fmax(x, (T)0), (T)6))            \
+  GRAFT_BINARY(relu_grad_##S, T, y > (T)0 ? x : (T)0)                                \
+  GRAFT_BINARY(relu6_grad_##S, T, (y > (T)0 && y < (T)6) ? x : (T)0)                 \
+  GRAFT_BINARY(sigmoid_grad_##S, T, y * x * ((T)1 - x))                              \
+  GRAFT_BINARY(tanh_grad_##S, T, y * ((T)1 - x * x))
+
+// Integer arithmetic wraps (two's complement) as TensorFlow's: computed in the unsigned type.
+#define GRAFT_INT_OPS(T, U, S)                                                       \
+  GRAFT_BINARY(add_##S, T, (T)((U)x + (U)y))                                         \
+  GRAFT_BINARY(sub_##S, T, (T)((U)x - (U)y))                                         \
+  GRAFT_BINARY(mul_##S, T, (T)((U)x * (U)y))                                         \
+  GRAFT_BINARY(maximum_##S, T, max(x, y))                                            \
+  GRAFT_BINARY(minimum_##S, T, min(x, y))                                            \
+  GRAFT_BINARY(squared_difference_##S, T, (T)(((U)x - (U)y) * ((U)x - (U)y)))         \
+  GRAFT_UNARY(neg_##S, T, (T)((U)0 - (U)x))                                          \
+  GRAFT_UNARY(abs_##S, T, x < 0 ? (T)((U)0 - (U)x) : x)                              \
+  GRAFT_UNARY(square_##S, T, (T)((U)x * (U)x))
+
+GRAFT_INT_OPS(int, uint, i32)
+GRAFT_INT_OPS(long, ulong, i64)
 
 GRAFT_FLOAT_OPS(float, f32)
 

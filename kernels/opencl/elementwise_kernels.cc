@@ -1,6 +1,7 @@
-// The elementwise ops on the OpenCL device (elementwise.cl): unary math and activations, and
-// binary arithmetic with numpy broadcasting, float32 and (where the device has cl_khr_fp64)
-// float64.
+// The elementwise ops on the OpenCL device (elementwise.cl): unary math and activations, their
+// gradients, and binary arithmetic with numpy broadcasting, float32 and (where the device has
+// cl_khr_fp64) float64; the integer arithmetic (AddV2, Sub, Mul, Maximum, Minimum,
+// SquaredDifference, Neg, Abs, Square) in int32 and int64 too.
 #include <string>
 
 #include "kernels/cpu/kernel_util.h"
@@ -21,7 +22,10 @@ struct BShape {
 
 template <typename T>
 const char* Suffix() {
-  return std::is_same_v<T, float> ? "f32" : "f64";
+  if constexpr (std::is_same_v<T, float>) return "f32";
+  else if constexpr (std::is_same_v<T, double>) return "f64";
+  else if constexpr (std::is_same_v<T, int32_t>) return "i32";
+  else return "i64";
 }
 
 template <typename T>
@@ -111,7 +115,10 @@ KernelFactory Factory(const char* name) {
   return [name](const Node& node, std::unique_ptr<OpKernel>* out) -> Status {
     const AttrValue* t = node.attr("T");
     const DType* dt = t ? t->get<DType>() : nullptr;
-    if (dt != nullptr && *dt == DType::kFloat64) *out = std::make_unique<K<double>>(node, name);
+    const DType d = dt != nullptr ? *dt : DType::kFloat32;
+    if (d == DType::kFloat64) *out = std::make_unique<K<double>>(node, name);
+    else if (d == DType::kInt32) *out = std::make_unique<K<int32_t>>(node, name);
+    else if (d == DType::kInt64) *out = std::make_unique<K<int64_t>>(node, name);
     else *out = std::make_unique<K<float>>(node, name);
     return Status::Ok();
   };
@@ -129,9 +136,21 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
       {"Neg", "neg"},   {"Abs", "abs"},         {"Exp", "exp"},   {"Log", "log"},   {"Sqrt", "sqrt"},
       {"Rsqrt", "rsqrt"}, {"Square", "square"}, {"Sin", "sin"},   {"Cos", "cos"},   {"Tanh", "tanh"},
       {"Sigmoid", "sigmoid"}, {"Relu", "relu"}, {"Relu6", "relu6"}};
+  // The activations' gradients: (gradients, features) or (y, dy), same shapes.
+  const std::pair<const char*, const char*> grads[] = {
+      {"ReluGrad", "relu_grad"}, {"Relu6Grad", "relu6_grad"}, {"SigmoidGrad", "sigmoid_grad"}, {"TanhGrad", "tanh_grad"}};
+  // int32/int64 (shape arithmetic), wrapping as TensorFlow's.
+  const std::vector<DType> ints = {DType::kInt32, DType::kInt64};
+  const std::pair<const char*, const char*> int_binary[] = {
+      {"AddV2", "add"}, {"Add", "add"}, {"Sub", "sub"}, {"Mul", "mul"}, {"Maximum", "maximum"},
+      {"Minimum", "minimum"}, {"SquaredDifference", "squared_difference"}};
+  const std::pair<const char*, const char*> int_unary[] = {{"Neg", "neg"}, {"Abs", "abs"}, {"Square", "square"}};
   for (const char* device : {kDeviceGpu, kDeviceOpenCl}) {
     for (const auto& [op, name] : binary) (void)r.Register(op, device, "T", types, Factory<BinaryKernel>(name));
     for (const auto& [op, name] : unary) (void)r.Register(op, device, "T", types, Factory<UnaryKernel>(name));
+    for (const auto& [op, name] : grads) (void)r.Register(op, device, "T", types, Factory<BinaryKernel>(name));
+    for (const auto& [op, name] : int_binary) (void)r.Register(op, device, "T", ints, Factory<BinaryKernel>(name));
+    for (const auto& [op, name] : int_unary) (void)r.Register(op, device, "T", ints, Factory<UnaryKernel>(name));
   }
 }
 

@@ -7,6 +7,10 @@ namespace graft::opencl {
 void RegisterOpenCl(KernelRegistry& r) {
   RegisterElementwiseKernels(r);
   RegisterMatMulKernels(r);
+  RegisterNnKernels(r);
+  RegisterReduceKernels(r);
+  RegisterDataKernels(r);
+  RegisterConvKernels(r);
   RegisterOpenClDevices();
 }
 

@@ -8,6 +8,10 @@ namespace graft::opencl {
 
 void RegisterElementwiseKernels(KernelRegistry& r);  // elementwise_kernels.cc
 void RegisterMatMulKernels(KernelRegistry& r);       // matmul_kernels.cc
+void RegisterNnKernels(KernelRegistry& r);           // nn_kernels.cc
+void RegisterReduceKernels(KernelRegistry& r);       // reduce_kernels.cc
+void RegisterDataKernels(KernelRegistry& r);         // data_kernels.cc
+void RegisterConvKernels(KernelRegistry& r);         // conv_kernels.cc
 
 // Every OpenCL kernel family, and the GPU/OPENCL device types (opencl_device.cc).
 void RegisterOpenCl(KernelRegistry& r);

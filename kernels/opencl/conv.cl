@@ -1,0 +1,30 @@
+// Graft's convolution OpenCL kernel, for each type T (float; double with cl_khr_fp64):
+//
+// im2col_<t>: for images [b0, b0 + batches) of an NHWC input, the patch matrix of a 2-D
+// convolution: row (b, oy, ox) of batches * oh * ow rows, column (ky, kx, ci) of kh * kw * c,
+// holding in[b, oy * sh - pad_top + ky * dh, ox * sw - pad_left + kx * dw, ci] (0 outside the
+// image). The convolution is then one GEMM of it with the [kh * kw * c, out_channels] filter.
+
+#define GRAFT_CONV(T, S)                                                                              \
+  __kernel void im2col_##S(__global const T* in, __global T* cols, int n, int b0, int h, int w, int c, \
+                           int oh, int ow, int kh, int kw, int sh, int sw, int dh, int dw, int pad_top,  \
+                           int pad_left) {                                                            \
+    int i = get_global_id(0);                                                                         \
+    if (i >= n) return;                                                                               \
+    int k = kh * kw * c;                                                                              \
+    int row = i / k, col = i - row * k;                                                               \
+    int ci = col % c, t = col / c;                                                                    \
+    int kx = t % kw, ky = t / kw;                                                                     \
+    int ox = row % ow;                                                                                \
+    t = row / ow;                                                                                     \
+    int oy = t % oh, b = b0 + t / oh;                                                                 \
+    int iy = oy * sh - pad_top + ky * dh, ix = ox * sw - pad_left + kx * dw;                          \
+    cols[i] = (iy < 0 || iy >= h || ix < 0 || ix >= w) ? (T)0 : in[((b * h + iy) * w + ix) * c + ci]; \
+  }
+
+GRAFT_CONV(float, f32)
+
+#ifdef GRAFT_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+GRAFT_CONV(double, f64)
+#endif
