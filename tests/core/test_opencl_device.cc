@@ -36,12 +36,14 @@ std::string OpenClDeviceName() {
   return "";
 }
 
+// The first list_n inputs (when above 0) form one list argument (ConcatV2's values).
 Node* Op(Graph& g, const std::string& type, const std::string& name, std::vector<Output> inputs,
-         const std::string& device, AttrMap attrs) {
+         const std::string& device, AttrMap attrs, size_t list_n = 0) {
   NodeSpec spec;
   spec.type = type;
   spec.name = name;
-  for (const Output& o : inputs) spec.inputs.push_back(NodeSpec::InputArg{{o}, false});
+  if (list_n > 0) spec.inputs.push_back(NodeSpec::InputArg{{inputs.begin(), inputs.begin() + list_n}, true});
+  for (size_t i = list_n; i < inputs.size(); ++i) spec.inputs.push_back(NodeSpec::InputArg{{inputs[i]}, false});
   spec.attrs = std::move(attrs);
   spec.device = device;
   Node* n = nullptr;
@@ -56,10 +58,42 @@ Tensor Random(DType dt, std::vector<int64_t> dims, std::mt19937& rng, double lo,
   assert_true(Tensor::Allocate(dt, dims, &t).ok());
   std::uniform_real_distribution<double> u(lo, hi);
   for (int64_t i = 0; i < t.num_elements(); ++i) {
-    if (dt == DType::kFloat32) t.data<float>()[i] = static_cast<float>(u(rng));
-    else t.data<double>()[i] = u(rng);
+    const double v = u(rng);
+    switch (dt) {
+      case DType::kFloat32: t.data<float>()[i] = static_cast<float>(v); break;
+      case DType::kFloat64: t.data<double>()[i] = v; break;
+      case DType::kInt32: t.data<int32_t>()[i] = static_cast<int32_t>(std::floor(v)); break;
+      case DType::kInt64: t.data<int64_t>()[i] = static_cast<int64_t>(std::floor(v)); break;
+      case DType::kBool: t.data<bool>()[i] = v > (lo + hi) / 2; break;
+      default: fail();
+    }
   }
   return t;
+}
+
+// A vector (or, with scalar, a scalar) of int32 or int64 values: axes, perms, shapes.
+Tensor Ints(std::vector<int64_t> v, DType dt = DType::kInt32, bool scalar = false) {
+  Tensor t;
+  std::vector<int64_t> dims;
+  if (!scalar) dims.push_back(static_cast<int64_t>(v.size()));
+  assert_true(Tensor::Allocate(dt, dims, &t).ok());
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (dt == DType::kInt32) t.data<int32_t>()[i] = static_cast<int32_t>(v[i]);
+    else t.data<int64_t>()[i] = v[i];
+  }
+  return t;
+}
+
+double At(const Tensor& t, int64_t i) {
+  switch (t.dtype()) {
+    case DType::kFloat32: return t.data<float>()[i];
+    case DType::kFloat64: return t.data<double>()[i];
+    case DType::kInt32: return t.data<int32_t>()[i];
+    case DType::kInt64: return static_cast<double>(t.data<int64_t>()[i]);
+    case DType::kBool: return t.data<bool>()[i] ? 1 : 0;
+    default: fail();
+  }
+  return 0;
 }
 
 Node* Placeholder(Graph& g, const std::string& name, DType dt) {
@@ -92,9 +126,8 @@ void ExpectClose(const Tensor& got, const Tensor& want, double rtol, const std::
   assert_int_equal(got.dtype(), want.dtype());
   assert_true(got.dims() == want.dims());
   for (int64_t i = 0; i < got.num_elements(); ++i) {
-    const double g = got.dtype() == DType::kFloat32 ? got.data<float>()[i] : got.data<double>()[i];
-    const double w = want.dtype() == DType::kFloat32 ? want.data<float>()[i] : want.data<double>()[i];
-    const bool ok = (std::isnan(g) && std::isnan(w)) || std::fabs(g - w) <= rtol * (1 + std::fabs(w));
+    const double g = At(got, i), w = At(want, i);
+    const bool ok = g == w || (std::isnan(g) && std::isnan(w)) || std::fabs(g - w) <= rtol * (1 + std::fabs(w));
     if (!ok) {
       print_error("%s element %lld: OpenCL %.9g, CPU %.9g\n", what.c_str(), static_cast<long long>(i), g, w);
       fail();
@@ -103,7 +136,8 @@ void ExpectClose(const Tensor& got, const Tensor& want, double rtol, const std::
 }
 
 // Runs the op on the OpenCL device and on the CPU and compares.
-void Compare(const std::string& type, const std::vector<Tensor>& inputs, AttrMap attrs, double rtol) {
+void Compare(const std::string& type, const std::vector<Tensor>& inputs, AttrMap attrs, double rtol,
+             size_t list_n = 0) {
   const std::string device = OpenClDeviceName();
   std::string label = type + " " + DTypeName(inputs[0].dtype());
   for (const Tensor& t : inputs) label += " " + t.shape().ToString();
@@ -116,7 +150,7 @@ void Compare(const std::string& type, const std::vector<Tensor>& inputs, AttrMap
       feeds.push_back(Placeholder(g, "in" + std::to_string(i), inputs[i].dtype()));
       ins.push_back({feeds.back(), 0});
     }
-    Node* n = Op(g, type, "op", ins, on_device ? device : "", attrs);
+    Node* n = Op(g, type, "op", ins, on_device ? device : "", attrs, list_n);
     std::string placed;
     results[on_device] = RunOp(g, n, feeds, inputs, &placed);
     if (on_device && placed == "CPU") {
@@ -189,6 +223,215 @@ void test_matmul_agrees_with_cpu(void** state) {
     AttrMap plain = {{"T", AttrValue::Type(dt)}, {"transpose_a", AttrValue::Bool(false)},
                      {"transpose_b", AttrValue::Bool(false)}};
     Compare("MatMul", {Random(dt, {4, 0}, rng, -1, 1), Random(dt, {0, 3}, rng, -1, 1)}, plain, tol);  // zeros
+  }
+}
+
+// Integer arithmetic (shape arithmetic): exact, wrapping as the CPU's.
+void test_integer_elementwise_agree_with_cpu(void** state) {
+  (void)state;
+  std::mt19937 rng(5);
+  for (DType dt : {DType::kInt32, DType::kInt64}) {
+    AttrMap t = {{"T", AttrValue::Type(dt)}};
+    for (const char* op : {"AddV2", "Sub", "Mul", "Maximum", "Minimum", "SquaredDifference"}) {
+      Compare(op, {Random(dt, {3, 4}, rng, -100, 100), Random(dt, {4}, rng, -100, 100)}, t, 0);
+      Compare(op, {Random(dt, {50}, rng, -1000, 1000), Random(dt, {50}, rng, -1000, 1000)}, t, 0);
+    }
+    for (const char* op : {"Neg", "Abs", "Square"}) Compare(op, {Random(dt, {33}, rng, -100, 100)}, t, 0);
+  }
+}
+
+// Softmax/LogSoftmax (1e-5 float32, 1e-12 float64), BiasAdd (exact but for rounding: same
+// tolerances), the activations' gradients, BiasAddGrad (a sum: 1e-4 float32, 1e-11 float64).
+void test_nn_agree_with_cpu(void** state) {
+  (void)state;
+  std::mt19937 rng(13);
+  for (DType dt : {DType::kFloat32, DType::kFloat64}) {
+    const bool f32 = dt == DType::kFloat32;
+    const double tol = f32 ? 1e-5 : 1e-12, sum_tol = f32 ? 1e-4 : 1e-11;
+    AttrMap t = {{"T", AttrValue::Type(dt)}};
+    for (const char* op : {"Softmax", "LogSoftmax"}) {
+      for (const auto& shape : std::vector<std::vector<int64_t>>{{3, 5}, {2, 3, 100}, {1, 1000}, {7}, {4, 0}, {0, 3}}) {
+        Compare(op, {Random(dt, shape, rng, -10, 10)}, t, tol);
+      }
+    }
+    for (const char* format : {"NHWC", "NCHW"}) {
+      AttrMap b = {{"T", AttrValue::Type(dt)}, {"data_format", AttrValue::String(format)}};
+      const bool nchw = std::string(format) == "NCHW";
+      Compare("BiasAdd", {Random(dt, nchw ? std::vector<int64_t>{2, 5, 3, 4} : std::vector<int64_t>{2, 3, 4, 5}, rng, -1, 1),
+                          Random(dt, {5}, rng, -1, 1)},
+              b, tol);
+      Compare("BiasAdd", {Random(dt, {7, 3}, rng, -1, 1), Random(dt, {3}, rng, -1, 1)}, b, tol);
+      Compare("BiasAddGrad", {Random(dt, nchw ? std::vector<int64_t>{2, 5, 3, 4} : std::vector<int64_t>{2, 3, 4, 5}, rng, -1, 1)},
+              b, sum_tol);
+      Compare("BiasAddGrad", {Random(dt, {3000, 16}, rng, -1, 1)}, b, sum_tol);  // chunked
+      Compare("BiasAddGrad", {Random(dt, {0, 4}, rng, -1, 1)}, b, sum_tol);
+    }
+    for (const char* op : {"ReluGrad", "Relu6Grad"}) {
+      Compare(op, {Random(dt, {100}, rng, -2, 2), Random(dt, {100}, rng, -8, 8)}, t, tol);
+    }
+    for (const char* op : {"SigmoidGrad", "TanhGrad"}) {
+      Compare(op, {Random(dt, {100}, rng, -1, 1), Random(dt, {100}, rng, -2, 2)}, t, tol);
+    }
+  }
+}
+
+// Sum/Mean/Prod: 1e-4 float32 (the CPU accumulates float32 in float64), 1e-11 float64;
+// Max/Min exact. Axes as int32 and int64, negative, empty, all; keep_dims; few outputs of many
+// elements (the two-launch path); an empty reduction (identities, NaN for Mean).
+void test_reductions_agree_with_cpu(void** state) {
+  (void)state;
+  std::mt19937 rng(17);
+  struct Case {
+    std::vector<int64_t> shape, axes;
+  };
+  const std::vector<Case> cases = {{{2, 3, 4}, {1}},       {{2, 3, 4}, {0, 2}},  {{2, 3, 4}, {}},
+                                   {{2, 3, 4}, {-1}},      {{2, 3, 4}, {0, 1, 2}}, {{10000}, {0}},
+                                   {{4, 3000}, {1}},       {{3000, 4}, {0}},     {{5, 7, 300}, {0, 2}},
+                                   {{0, 3}, {0}},          {{3, 0}, {1}},        {{}, {}}};
+  for (DType dt : {DType::kFloat32, DType::kFloat64}) {
+    const double tol = dt == DType::kFloat32 ? 1e-4 : 1e-11;
+    for (const char* op : {"Sum", "Mean", "Prod", "Max", "Min"}) {
+      const bool prod = std::string(op) == "Prod";
+      const bool exact = std::string(op) == "Max" || std::string(op) == "Min";
+      for (bool keep : {false, true}) {
+        for (size_t c = 0; c < cases.size(); ++c) {
+          const DType it = c % 2 ? DType::kInt64 : DType::kInt32;
+          AttrMap a = {{"T", AttrValue::Type(dt)}, {"Tidx", AttrValue::Type(it)}, {"keep_dims", AttrValue::Bool(keep)}};
+          Tensor x = prod ? Random(dt, cases[c].shape, rng, 0.999, 1.001) : Random(dt, cases[c].shape, rng, -1, 1);
+          Compare(op, {x, Ints(cases[c].axes, it)}, a, exact ? 0 : tol);
+        }
+      }
+    }
+  }
+}
+
+// Data movement is exact, Cast too (floats to integers truncate).
+void test_data_movement_agrees_with_cpu(void** state) {
+  (void)state;
+  std::mt19937 rng(19);
+  const DType types[] = {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kBool};
+  for (DType src : types) {
+    for (DType dst : types) {
+      AttrMap a = {{"SrcT", AttrValue::Type(src)}, {"DstT", AttrValue::Type(dst)}, {"Truncate", AttrValue::Bool(false)}};
+      Compare("Cast", {Random(src, {101}, rng, -100, 100)}, a, 0);
+      Compare("Cast", {Random(src, {0}, rng, -100, 100)}, a, 0);
+    }
+  }
+  for (DType dt : types) {
+    AttrMap t = {{"T", AttrValue::Type(dt)}};
+    for (DType it : {DType::kInt32, DType::kInt64}) {
+      AttrMap tp = {{"T", AttrValue::Type(dt)}, {"Tperm", AttrValue::Type(it)}};
+      Compare("Transpose", {Random(dt, {3, 4}, rng, -9, 9), Ints({1, 0}, it)}, tp, 0);
+      Compare("Transpose", {Random(dt, {2, 3, 4, 5}, rng, -9, 9), Ints({3, 1, 0, 2}, it)}, tp, 0);
+      Compare("Transpose", {Random(dt, {2, 1, 3, 2, 2, 1, 2, 3}, rng, -9, 9), Ints({7, 6, 5, 4, 3, 2, 1, 0}, it)}, tp, 0);
+      Compare("Transpose", {Random(dt, {5}, rng, -9, 9), Ints({0}, it)}, tp, 0);
+      Compare("Transpose", {Random(dt, {0, 3}, rng, -9, 9), Ints({1, 0}, it)}, tp, 0);
+      AttrMap sl = {{"T", AttrValue::Type(dt)}, {"Index", AttrValue::Type(it)}};
+      Compare("Slice", {Random(dt, {4, 5, 6}, rng, -9, 9), Ints({1, 0, 2}, it), Ints({2, -1, 3}, it)}, sl, 0);
+      Compare("Slice", {Random(dt, {4, 5}, rng, -9, 9), Ints({0, 5}, it), Ints({4, 0}, it)}, sl, 0);
+      AttrMap ga = {{"Tparams", AttrValue::Type(dt)}, {"Tindices", AttrValue::Type(it)},
+                    {"Taxis", AttrValue::Type(DType::kInt32)}, {"batch_dims", AttrValue::Int(0)}};
+      Compare("GatherV2", {Random(dt, {10, 3}, rng, -9, 9), Random(it, {4, 2}, rng, 0, 10), Ints({0}, DType::kInt32, true)},
+              ga, 0);
+      Compare("GatherV2", {Random(dt, {2, 6, 3}, rng, -9, 9), Random(it, {5}, rng, 0, 6), Ints({-2}, DType::kInt32, true)},
+              ga, 0);
+      AttrMap gb = ga;
+      gb["batch_dims"] = AttrValue::Int(1);
+      Compare("GatherV2", {Random(dt, {2, 6, 3}, rng, -9, 9), Random(it, {2, 4}, rng, 0, 6), Ints({1}, DType::kInt32, true)},
+              gb, 0);
+      AttrMap fa = {{"T", AttrValue::Type(dt)}, {"index_type", AttrValue::Type(it)}};
+      Compare("Fill", {Ints({2, 3, 4}, it), Random(dt, {}, rng, -9, 9)}, fa, 0);
+      Compare("Fill", {Ints({0, 3}, it), Random(dt, {}, rng, -9, 9)}, fa, 0);
+    }
+    for (int n : {2, 3}) {
+      for (int64_t axis : {0, 1, -1}) {
+        AttrMap ca = {{"T", AttrValue::Type(dt)}, {"N", AttrValue::Int(n)}, {"Tidx", AttrValue::Type(DType::kInt32)}};
+        std::vector<Tensor> ins;
+        for (int i = 0; i < n; ++i) {
+          std::vector<int64_t> dims = {3, 4, 2};
+          dims[static_cast<size_t>(axis < 0 ? axis + 3 : axis)] = i + 1;
+          ins.push_back(Random(dt, dims, rng, -9, 9));
+        }
+        ins.push_back(Ints({axis}, DType::kInt32, true));
+        Compare("ConcatV2", ins, ca, 0, static_cast<size_t>(n));
+      }
+    }
+    struct SS {
+      std::vector<int64_t> shape, begin, end, strides;
+      int64_t begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask;
+    };
+    const SS ss[] = {
+        {{5, 6}, {1, 0}, {4, 6}, {1, 2}, 0, 0, 0, 0, 0},
+        {{5, 6}, {-1, 5}, {0, 0}, {-1, -2}, 0, 0, 0, 0, 0},
+        {{5, 6, 7}, {0, 2}, {0, 5}, {1, 1}, 1, 1, 0, 0, 0},
+        {{5, 6, 7}, {2}, {3}, {1}, 0, 0, 0, 0, 1},
+        {{5, 6, 7}, {0, 1}, {0, 2}, {1, 1}, 0, 0, 1, 0, 2},
+        {{5, 6}, {0, 0, 1}, {0, 0, 4}, {1, 1, 1}, 0, 0, 0, 2, 0},
+        {{4, 4}, {5}, {9}, {1}, 0, 0, 0, 0, 0},
+    };
+    for (const SS& c : ss) {
+      AttrMap a = {{"T", AttrValue::Type(dt)},
+                   {"Index", AttrValue::Type(DType::kInt32)},
+                   {"begin_mask", AttrValue::Int(c.begin_mask)},
+                   {"end_mask", AttrValue::Int(c.end_mask)},
+                   {"ellipsis_mask", AttrValue::Int(c.ellipsis_mask)},
+                   {"new_axis_mask", AttrValue::Int(c.new_axis_mask)},
+                   {"shrink_axis_mask", AttrValue::Int(c.shrink_axis_mask)}};
+      Compare("StridedSlice", {Random(dt, c.shape, rng, -9, 9), Ints(c.begin), Ints(c.end), Ints(c.strides)}, a, 0);
+    }
+    Compare("ZerosLike", {Random(dt, {3, 7}, rng, -9, 9)}, t, 0);
+    Compare("OnesLike", {Random(dt, {3, 7}, rng, -9, 9)}, t, 0);
+    Compare("OnesLike", {Random(dt, {0}, rng, -9, 9)}, t, 0);
+  }
+}
+
+// Conv2D: 1e-4 float32 (a GEMM), 1e-11 float64.
+void test_conv2d_agrees_with_cpu(void** state) {
+  (void)state;
+  std::mt19937 rng(23);
+  struct Case {
+    std::vector<int64_t> x, f, strides, dilations;
+    std::string padding;
+  };
+  const Case cases[] = {
+      {{2, 9, 9, 3}, {3, 3, 3, 4}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME"},
+      {{2, 9, 9, 3}, {3, 3, 3, 4}, {1, 1, 1, 1}, {1, 1, 1, 1}, "VALID"},
+      {{1, 10, 8, 2}, {3, 2, 2, 5}, {1, 2, 3, 1}, {1, 1, 1, 1}, "SAME"},
+      {{1, 10, 8, 2}, {3, 2, 2, 5}, {1, 2, 3, 1}, {1, 1, 1, 1}, "VALID"},
+      {{2, 11, 11, 3}, {3, 3, 3, 2}, {1, 1, 1, 1}, {1, 2, 2, 1}, "SAME"},
+      {{2, 11, 11, 3}, {3, 3, 3, 2}, {1, 1, 1, 1}, {1, 2, 3, 1}, "VALID"},
+      {{3, 5, 6, 4}, {1, 1, 4, 7}, {1, 1, 1, 1}, {1, 1, 1, 1}, "VALID"},
+      {{1, 6, 6, 2}, {7, 7, 2, 3}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME"},
+  };
+  for (DType dt : {DType::kFloat32, DType::kFloat64}) {
+    const double tol = dt == DType::kFloat32 ? 1e-4 : 1e-11;
+    for (const Case& c : cases) {
+      AttrMap a = {{"T", AttrValue::Type(dt)},
+                   {"strides", AttrValue::IntList(c.strides)},
+                   {"dilations", AttrValue::IntList(c.dilations)},
+                   {"padding", AttrValue::String(c.padding)},
+                   {"data_format", AttrValue::String("NHWC")},
+                   {"use_cudnn_on_gpu", AttrValue::Bool(true)},
+                   {"explicit_paddings", AttrValue::IntList({})}};
+      Compare("Conv2D", {Random(dt, c.x, rng, -1, 1), Random(dt, c.f, rng, -1, 1)}, a, tol);
+    }
+    // NCHW, and EXPLICIT padding.
+    AttrMap nchw = {{"T", AttrValue::Type(dt)},
+                    {"strides", AttrValue::IntList({1, 1, 2, 1})},
+                    {"dilations", AttrValue::IntList({1, 1, 1, 2})},
+                    {"padding", AttrValue::String("SAME")},
+                    {"data_format", AttrValue::String("NCHW")},
+                    {"use_cudnn_on_gpu", AttrValue::Bool(true)},
+                    {"explicit_paddings", AttrValue::IntList({})}};
+    Compare("Conv2D", {Random(dt, {2, 3, 9, 8}, rng, -1, 1), Random(dt, {3, 3, 3, 4}, rng, -1, 1)}, nchw, tol);
+    AttrMap ex = {{"T", AttrValue::Type(dt)},
+                  {"strides", AttrValue::IntList({1, 2, 1, 1})},
+                  {"dilations", AttrValue::IntList({1, 1, 1, 1})},
+                  {"padding", AttrValue::String("EXPLICIT")},
+                  {"data_format", AttrValue::String("NHWC")},
+                  {"use_cudnn_on_gpu", AttrValue::Bool(true)},
+                  {"explicit_paddings", AttrValue::IntList({0, 0, 1, 2, 0, 3, 0, 0})}};
+    Compare("Conv2D", {Random(dt, {1, 7, 6, 2}, rng, -1, 1), Random(dt, {3, 2, 2, 3}, rng, -1, 1)}, ex, tol);
   }
 }
 
@@ -282,6 +525,11 @@ int main() {
       cmocka_unit_test(graft::test_devices_found),
       cmocka_unit_test(graft::test_elementwise_agree_with_cpu),
       cmocka_unit_test(graft::test_matmul_agrees_with_cpu),
+      cmocka_unit_test(graft::test_integer_elementwise_agree_with_cpu),
+      cmocka_unit_test(graft::test_nn_agree_with_cpu),
+      cmocka_unit_test(graft::test_reductions_agree_with_cpu),
+      cmocka_unit_test(graft::test_data_movement_agrees_with_cpu),
+      cmocka_unit_test(graft::test_conv2d_agrees_with_cpu),
       cmocka_unit_test(graft::test_mixed_graph),
       cmocka_unit_test(graft::test_errors_name_the_op),
       cmocka_unit_test(graft::test_eager_ops_on_the_device),
