@@ -78,6 +78,47 @@ inline std::vector<int> dtype_codes() {
   return std::vector<int>(all.begin(), all.end());
 }
 
+/* One device of the machine (graft_device_list): its full name
+ * ("/job:localhost/replica:0/task:0/device:OPENCL:0"), type ("CPU", "GPU", "OPENCL") and
+ * description; a copy. */
+class DeviceInfo {
+ public:
+  std::string name;
+  std::string device_type;
+  std::string model;
+  std::string vendor;
+  std::string driver;
+  int64_t memory_bytes = 0;
+  int64_t compute_units = 0;
+};
+
+/* The devices of this machine, the CPU first, then each registered device type's devices
+ * (graft_device_list_new). */
+inline std::vector<DeviceInfo> list_devices() {
+  graft_device_list *raw = nullptr;
+  detail::check(graft_device_list_new(&raw));
+  std::unique_ptr<graft_device_list, void (*)(graft_device_list *)> list(raw, graft_device_list_free);
+  std::vector<DeviceInfo> out;
+  for (int64_t i = 0; i < graft_device_list_count(raw); ++i) {
+    DeviceInfo d;
+    const char *s = nullptr;
+    detail::check(graft_device_list_name(&s, raw, i));
+    d.name = s;
+    detail::check(graft_device_list_type(&s, raw, i));
+    d.device_type = s;
+    detail::check(graft_device_list_model(&s, raw, i));
+    d.model = s;
+    detail::check(graft_device_list_vendor(&s, raw, i));
+    d.vendor = s;
+    detail::check(graft_device_list_driver(&s, raw, i));
+    d.driver = s;
+    detail::check(graft_device_list_memory_bytes(&d.memory_bytes, raw, i));
+    detail::check(graft_device_list_compute_units(&d.compute_units, raw, i));
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 /* A partial shape: rank -1 for an unknown rank, dims -1 for unknown dimensions. */
 class Shape {
  public:

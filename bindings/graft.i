@@ -55,7 +55,7 @@
  * accept native lists. */
 namespace graft {
 class Tensor; class Output; class Operation; class Shape; class Value; class TensorSpec;
-class CollectionItem; class Signature; class SignatureTensor;
+class CollectionItem; class Signature; class SignatureTensor; class DeviceInfo;
 }
 %template(TensorVector) std::vector<graft::Tensor>;
 %template(OutputVector) std::vector<graft::Output>;
@@ -66,6 +66,7 @@ class CollectionItem; class Signature; class SignatureTensor;
 %template(CollectionItemVector) std::vector<graft::CollectionItem>;
 %template(SignatureVector) std::vector<graft::Signature>;
 %template(SignatureTensorVector) std::vector<graft::SignatureTensor>;
+%template(DeviceInfoVector) std::vector<graft::DeviceInfo>;
 %template(StringVectorVector) std::vector<std::vector<std::string> >;
 %template(OutputVectorVector) std::vector<std::vector<graft::Output> >;
 %template(ValueVectorVector) std::vector<std::vector<graft::Value> >;

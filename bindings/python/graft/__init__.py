@@ -45,6 +45,7 @@ from graft.session import Session, InteractiveSession, get_default_session
 from graft import saved_model
 from graft import lookup
 from graft import optimizers
+from graft import config
 from graft import types
 from graft.framework import register_tensor_conversion_function
 from graft import ops as _ops
