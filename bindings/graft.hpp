@@ -1230,13 +1230,17 @@ class OpBuilder
 /* Runs a graph (graft_session): run may be called from many threads at once. */
 class Session {
  public:
-  /* num_threads 0: one per core; disabled_rewrites: GRAFT_REWRITE_* bits. */
-  Session(Graph &graph, int num_threads = 0, bool track_memory = false, unsigned disabled_rewrites = 0)
+  /* num_threads 0: one per core; disabled_rewrites: GRAFT_REWRITE_* bits; default_device: the
+   * device of ops that name none; strict_placement: ops must run on the device they name. */
+  Session(Graph &graph, int num_threads = 0, bool track_memory = false, unsigned disabled_rewrites = 0,
+          const std::string &default_device = "", bool strict_placement = false)
       : g_(graph.ref()) {
     graft_session_options opts = GRAFT_SESSION_OPTIONS_INIT;
     opts.num_threads = num_threads;
     opts.track_memory = track_memory;
     opts.disabled_rewrites = disabled_rewrites;
+    opts.default_device = default_device.c_str();
+    opts.strict_placement = strict_placement;
     graft_session *s = nullptr;
     detail::check(graft_session_new(&s, graph.c(), &opts));
     s_.reset(s, graft_session_free);

@@ -17,6 +17,8 @@ type sessionOptions struct {
 	numThreads       int
 	trackMemory      bool
 	disabledRewrites uint
+	defaultDevice    string
+	strictPlacement  bool
 }
 
 // SessionOption configures NewSession.
@@ -32,6 +34,16 @@ func WithMemoryTracking() SessionOption { return func(o *sessionOptions) { o.tra
 func WithDisabledRewrites(bits uint) SessionOption {
 	return func(o *sessionOptions) { o.disabledRewrites |= bits }
 }
+
+// WithDefaultDevice places ops that name no device on device ("/device:GPU:0") when it has a
+// kernel for them.
+func WithDefaultDevice(device string) SessionOption {
+	return func(o *sessionOptions) { o.defaultDevice = device }
+}
+
+// WithStrictPlacement makes an op that names a device it cannot run on an error instead of
+// running on the CPU.
+func WithStrictPlacement() SessionOption { return func(o *sessionOptions) { o.strictPlacement = true } }
 
 // Graph rewrites a session may be told not to make.
 var (
@@ -52,7 +64,8 @@ func NewSession(g *Graph, opts ...SessionOption) (*Session, error) {
 	}
 	defer g.h.release()
 	r, err := get(func() raw.Session {
-		return raw.NewSession__SWIG_0(rg, o.numThreads, o.trackMemory, o.disabledRewrites)
+		return raw.NewSession__SWIG_0(rg, o.numThreads, o.trackMemory, o.disabledRewrites, o.defaultDevice,
+			o.strictPlacement)
 	})
 	if err != nil {
 		return nil, err

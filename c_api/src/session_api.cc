@@ -3,6 +3,7 @@
 
 #include "c_api/src/api_error.h"
 #include "c_api/src/handles.h"
+#include "core/device_spec.h"
 #include "core/runtime/session.h"
 #include "graft/session.h"
 
@@ -52,6 +53,15 @@ Status SessionOptionsFromC(const graft_session_options* options, SessionOptions*
   o->rewrites.constant_folding = !(options->disabled_rewrites & GRAFT_REWRITE_CONSTANT_FOLDING);
   o->rewrites.common_subexpressions = !(options->disabled_rewrites & GRAFT_REWRITE_COMMON_SUBEXPRESSIONS);
   o->rewrites.remove_identity = !(options->disabled_rewrites & GRAFT_REWRITE_IDENTITY_REMOVAL);
+  if (options->version >= 2) {  // the fields version 1 callers' structs do not have
+    if (options->default_device != nullptr && *options->default_device != '\0') {
+      graft::DeviceSpec spec;
+      GRAFT_RETURN_IF_ERROR(graft::DeviceSpec::Parse(options->default_device, &spec)
+                                .WithContext("options.default_device"));
+      o->placement.default_device = options->default_device;
+    }
+    o->placement.strict = options->strict_placement != 0;
+  }
   return Status::Ok();
 }
 }  // namespace graft::capi

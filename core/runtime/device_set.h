@@ -34,6 +34,15 @@ class DeviceRegistry {
   std::vector<std::pair<std::string, DeviceFactory>> factories_;
 };
 
+// How a session places ops (its options): ops without a device string ask for
+// default_device; with strict, an op whose own device string names a device that is missing
+// or has no kernel for it is an error naming the op, instead of falling back to the CPU
+// (TensorFlow's allow_soft_placement = false).
+struct PlacementPolicy {
+  std::string default_device;
+  bool strict = false;
+};
+
 class DeviceSet {
  public:
   // The CPU, then the registered types' devices.
@@ -50,10 +59,13 @@ class DeviceSet {
   // The device of type and index, or nullptr.
   Device* Find(const std::string& type, int64_t index) const;
   const std::vector<std::unique_ptr<Device>>& devices() const { return devices_; }
+  const PlacementPolicy& policy() const { return policy_; }
+  void set_policy(PlacementPolicy p) { policy_ = std::move(p); }
 
  private:
   explicit DeviceSet(std::vector<std::unique_ptr<Device>> others);
   std::vector<std::unique_ptr<Device>> devices_;
+  PlacementPolicy policy_;
 };
 
 }  // namespace graft

@@ -59,7 +59,8 @@ bool IsHostMemoryType(DType t) {
 // copied to where they are used).
 Device* RequestedDevice(const Node& n, const DeviceSet& devices, const KernelRegistry& kernels,
                         KernelFactory* factory) {
-  if (n.device().empty()) return nullptr;
+  const std::string& wanted = n.device().empty() ? devices.policy().default_device : n.device();
+  if (wanted.empty()) return nullptr;
   for (int i = 0; i < n.num_inputs(); ++i) {
     if (IsHostMemoryType(n.input_type(i))) return nullptr;
   }
@@ -67,12 +68,27 @@ Device* RequestedDevice(const Node& n, const DeviceSet& devices, const KernelReg
     if (IsHostMemoryType(n.output_type(i))) return nullptr;
   }
   DeviceSpec spec;
-  if (!DeviceSpec::Parse(n.device(), &spec).ok() || !spec.device_type || *spec.device_type == kDeviceCpu) {
+  if (!DeviceSpec::Parse(wanted, &spec).ok() || !spec.device_type || *spec.device_type == kDeviceCpu) {
     return nullptr;
   }
   Device* d = devices.Find(*spec.device_type, spec.device_index.value_or(0));
   if (d == nullptr || !kernels.Find(n, d->type(), factory).ok()) return nullptr;
   return d;
+}
+
+// Strict placement: an op whose own device string names another device than the CPU must run
+// there.
+Status CheckStrictPlacement(const Node& n, const DeviceSet& devices, const Device* placed) {
+  if (!devices.policy().strict || n.device().empty() || !IsHost(placed)) return Status::Ok();
+  DeviceSpec spec;
+  if (!DeviceSpec::Parse(n.device(), &spec).ok() || !spec.device_type || *spec.device_type == kDeviceCpu) {
+    return Status::Ok();
+  }
+  const Device* d = devices.Find(*spec.device_type, spec.device_index.value_or(0));
+  return errors::InvalidArgument(n.type(), " op '", n.name(), "' asks for device '", n.device(), "', which ",
+                                 d == nullptr ? "this process does not have"
+                                              : "has no kernel for it (or for its dtypes or host-memory values)",
+                                 ", and placement is strict");
 }
 
 // A value of device `from` as device `to` holds it, through host memory.
@@ -251,6 +267,7 @@ Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, co
     if (requested != nullptr) {
       s.device = requested;
     } else {
+      GRAFT_RETURN_IF_ERROR(CheckStrictPlacement(n, devices, s.device));
       GRAFT_RETURN_IF_ERROR(kernels.Find(n, s.device->type(), &factory));
     }
     GRAFT_RETURN_IF_ERROR(factory(n, &s.kernel).WithContext(Where(n)));

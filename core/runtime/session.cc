@@ -7,6 +7,7 @@ namespace graft {
 
 Session::Session(const Graph* graph, const SessionOptions& options)
     : graph_(graph), rewrites_(options.rewrites), devices_(DeviceSet::FromRegistry()) {
+  devices_->set_policy(options.placement);
   if (options.num_threads < 0 || options.num_threads > kMaxThreads) {
     init_status_ = errors::InvalidArgument("num_threads is ", options.num_threads, "; a session runs on 0 (one per core) to ",
                                            kMaxThreads, " threads");

@@ -18,6 +18,7 @@ struct SessionOptions {
   // 0: one per hardware thread (at most kMaxThreads); 1: every run on the calling thread.
   int num_threads = 0;
   RewriteOptions rewrites;
+  PlacementPolicy placement;
 };
 
 class Session {

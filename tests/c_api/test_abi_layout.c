@@ -69,16 +69,18 @@ ABI_FIELD(graft_function_options, ninput_signature, 16, 4);
 ABI_FIELD(graft_function_options, reduce_retracing, 20, 4);
 
 /* session.h */
-ABI_SIZE(graft_session_options, 16, 4);
+ABI_SIZE(graft_session_options, 32, 8);
 ABI_FIELD(graft_session_options, version, 0, 4);
 ABI_FIELD(graft_session_options, num_threads, 4, 4);
 ABI_FIELD(graft_session_options, track_memory, 8, 4);
 ABI_FIELD(graft_session_options, disabled_rewrites, 12, 4);
+ABI_FIELD(graft_session_options, default_device, 16, 8);
+ABI_FIELD(graft_session_options, strict_placement, 24, 4);
 
 #endif /* 64-bit */
 
 /* Versions of the options structs, which the library reads to know which fields a caller set. */
-ABI_VALUE(GRAFT_SESSION_OPTIONS_VERSION, 1);
+ABI_VALUE(GRAFT_SESSION_OPTIONS_VERSION, 2);
 ABI_VALUE(GRAFT_FUNCTION_OPTIONS_VERSION, 1);
 
 /* error.h */
@@ -201,6 +203,8 @@ static void test_options_initializers(void **state) {
   assert_int_equal(session.num_threads, 0);
   assert_int_equal(session.track_memory, 0);
   assert_int_equal(session.disabled_rewrites, 0);
+  assert_null(session.default_device);
+  assert_int_equal(session.strict_placement, 0);
   graft_function_options function = GRAFT_FUNCTION_OPTIONS_INIT;
   assert_int_equal(function.version, GRAFT_FUNCTION_OPTIONS_VERSION);
   assert_null(function.input_signature);

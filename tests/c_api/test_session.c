@@ -442,6 +442,52 @@ static void test_callables(void **state) {
 
 /* Rewrites change how much runs, never the results: constant folding, common
  * subexpressions, identity removal, each switchable off. */
+/* Version 2 options: a default device and strict placement; version 1 structs still work. */
+static void test_placement_options(void **state) {
+  graft_graph *g = *state;
+  graft_op *c2 = make_const(g, "c2", 2.0f);
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, g, "AddV2", "far_away"));
+  GT_OK(graft_op_desc_add_input(d, (graft_output){c2, 0}));
+  GT_OK(graft_op_desc_add_input(d, (graft_output){c2, 0}));
+  GT_OK(graft_op_desc_set_device(d, "/device:GPU:9"));
+  graft_op *far = NULL;
+  GT_OK(graft_op_desc_finish(&far, d));
+  graft_output f = {far, 0};
+  graft_tensor *out = NULL;
+  /* Soft placement (the default): the CPU runs it. */
+  graft_session_options opts = GRAFT_SESSION_OPTIONS_INIT;
+  opts.default_device = "/device:GPU:5";
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, &opts));
+  GT_OK(graft_session_run(&out, s, NULL, NULL, 0, &f, 1, NULL, 0));
+  assert_true(*(const float *)graft_tensor_data(out) == 4.0f);
+  graft_tensor_free(out);
+  graft_session_free(s);
+  /* Strict: an error naming the op (not folded away as a constant). */
+  opts.default_device = NULL;
+  opts.strict_placement = 1;
+  opts.disabled_rewrites = GRAFT_REWRITE_CONSTANT_FOLDING;
+  GT_OK(graft_session_new(&s, g, &opts));
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, NULL, NULL, 0, &f, 1, NULL, 0), "far_away", "/device:GPU:9",
+         "strict");
+  graft_session_free(s);
+  /* A default device that does not parse is refused, naming the field. */
+  opts.default_device = "/device:GPU:x:y";
+  GT_ERR(GRAFT_EINVAL, graft_session_new(&s, g, &opts), "options.default_device");
+  /* A version 1 caller's struct has neither field: they are not read. */
+  struct {
+    uint32_t version;
+    int32_t num_threads;
+    graft_bool track_memory;
+    graft_rewrite_flags disabled_rewrites;
+  } v1 = {1, 1, 0, 0};
+  GT_OK(graft_session_new(&s, g, (const graft_session_options *)(const void *)&v1));
+  GT_OK(graft_session_run(&out, s, NULL, NULL, 0, &f, 1, NULL, 0));
+  graft_tensor_free(out);
+  graft_session_free(s);
+}
+
 static void test_rewrites_on_and_off(void **state) {
   graft_graph *g = *state;
   graft_op *x = make_placeholder(g, "x", GRAFT_FLOAT32, NULL, 0);
@@ -519,6 +565,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_concurrent_runs, setup, teardown),
       cmocka_unit_test_setup_teardown(test_callables, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rewrites_on_and_off, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_placement_options, setup, teardown),
   };
   return cmocka_run_group_tests_name("session", tests, NULL, NULL);
 }

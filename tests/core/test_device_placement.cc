@@ -7,6 +7,7 @@
 // the parallel engine, that state (reference variables) stays on the host, and that device
 // types register once.
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -214,6 +215,49 @@ void test_state_stays_on_the_host(void** state) {
   assert_int_equal(to_host.load(), 1);    // the fetch
 }
 
+// Session options: a default device for ops that name none (those without a kernel there stay
+// on the CPU), and strict placement (an op naming a device it cannot run on fails the run,
+// naming the op, instead of falling back).
+void test_default_device_and_strict_placement(void** state) {
+  (void)state;
+  RegisterTestDevice();
+  Graph g;
+  Node* x = Vector(g, "x", {1, 2, 3});
+  AttrMap t = {{"T", AttrValue::Type(DType::kFloat32)}};
+  Node* a = Op(g, "AddV2", "a", {{x, 0}, {x, 0}}, "", t);  // no device: the default, TEST
+  Node* r = Op(g, "Relu", "r", {{a, 0}}, "", t);            // no TEST kernel: the CPU
+  SessionOptions options;
+  options.num_threads = 1;
+  options.rewrites.constant_folding = false;
+  options.placement.default_device = "/device:TEST:0";
+  {
+    Session s(&g, options);
+    ResetCounts();
+    std::vector<Tensor> out;
+    assert_true(s.Run({}, {{r, 0}}, {}, &out).ok());
+    ExpectFloats(out[0], {2, 4, 6});
+    assert_int_equal(device_kernel_runs.load(), 1);
+  }
+  // Strict: Relu asks for TEST, which has no kernel for it; a missing device is an error too.
+  Node* strict_relu = Op(g, "Relu", "strict_relu", {{x, 0}}, "/device:TEST:0", t);
+  Node* missing = Op(g, "AddV2", "missing", {{x, 0}, {x, 0}}, "/device:GPU:3", t);
+  options.placement = PlacementPolicy{"", true};
+  Session strict(&g, options);
+  std::vector<Tensor> out;
+  Status st = strict.Run({}, {{strict_relu, 0}}, {}, &out);
+  assert_int_equal(static_cast<int>(st.code()), static_cast<int>(Code::kInvalidArgument));
+  assert_non_null(std::strstr(st.message().c_str(), "strict_relu"));
+  assert_non_null(std::strstr(st.message().c_str(), "no kernel"));
+  st = strict.Run({}, {{missing, 0}}, {}, &out);
+  assert_non_null(std::strstr(st.message().c_str(), "does not have"));
+  // An op that can run where it asks still does.
+  ResetCounts();
+  assert_true(strict.Run({}, {{a, 0}}, {}, &out).ok());
+  Node* on_test = Op(g, "AddV2", "on_test", {{x, 0}, {x, 0}}, "/device:TEST:0", t);
+  assert_true(strict.Run({}, {{on_test, 0}}, {}, &out).ok());
+  assert_int_equal(device_kernel_runs.load(), 1);
+}
+
 void test_parallel_engine_copies(void** state) {
   (void)state;
   RegisterTestDevice();
@@ -254,6 +298,7 @@ int main(void) {
       cmocka_unit_test(graft::test_placement_and_copies),
       cmocka_unit_test(graft::test_state_stays_on_the_host),
       cmocka_unit_test(graft::test_parallel_engine_copies),
+      cmocka_unit_test(graft::test_default_device_and_strict_placement),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,10 +52,17 @@ typedef struct graft_session_options {
   int32_t num_threads;    /* threads for running independent ops: 0 = one per core, 1 = the calling thread only */
   graft_bool track_memory; /* measure each run's peak memory (graft_session_last_peak_bytes); costs a little */
   graft_rewrite_flags disabled_rewrites; /* GRAFT_REWRITE_* bits of the graph rewrites to switch off */
+  /* Version 2: */
+  /* The device of ops that name none ("/device:GPU:0"; NULL or "" for the CPU); an op without a
+   * kernel there, or with state or strings, still runs on the CPU. Copied by graft_session_new. */
+  const char *default_device;
+  /* Nonzero: an op whose own device string names a device that is missing or has no kernel for
+   * it fails the run with GRAFT_EINVAL naming the op, instead of running on the CPU. */
+  graft_bool strict_placement;
 } graft_session_options;
 
-#define GRAFT_SESSION_OPTIONS_VERSION 1
-#define GRAFT_SESSION_OPTIONS_INIT {GRAFT_SESSION_OPTIONS_VERSION, 0, 0, 0}
+#define GRAFT_SESSION_OPTIONS_VERSION 2
+#define GRAFT_SESSION_OPTIONS_INIT {GRAFT_SESSION_OPTIONS_VERSION, 0, 0, 0, NULL, 0}
 
 
 /*
