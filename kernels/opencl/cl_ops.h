@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/runtime/kernel.h"
 #include "core/tensor.h"
 #include "kernels/opencl/opencl_device.h"
 
@@ -29,6 +30,11 @@ Status Reduce(OpenClDevice& device, const Tensor& x, const std::vector<bool>& re
 // The values of a small integer input (int16/int32/int64: axes, perm, begin, shapes) on the
 // host, read back from the device when it is there.
 Status HostIndices(OpenClDevice& device, const Tensor& t, const char* what, Dims* out);
+
+// Runs the node's CPU kernel on host copies of ctx's inputs and puts its outputs on the device:
+// for the attr combinations an OpenCL kernel leaves out (a kernel that fails does not fall back
+// to the CPU), at the cost of the copies.
+Status RunOnHost(OpKernelContext& ctx, OpenClDevice& device);
 
 // Row-major strides of dims, in elements.
 Dims RowMajor(const Dims& dims);

@@ -3,7 +3,7 @@
 // dilations; NHWC, and NCHW through device transposes to NHWC and back. The patch matrix is
 // built for as many images at a time as fit in 64 Mi elements. A 1x1 filter with unit strides
 // and no padding skips im2col (the input is the patch matrix). Grouped convolutions (input
-// depth a multiple of the filter's) are kUnimplemented here.
+// depth a multiple of the filter's) run the CPU's kernel on host copies.
 #include <clblast_c.h>
 
 #include <string>
@@ -106,10 +106,7 @@ class Conv2DKernel : public OpKernel {
     const int64_t n = xd[0], h = xd[1], w = xd[2], c = xd[3];
     const int64_t kh = f.dim(0), kw = f.dim(1), oc = f.dim(3);
     if (f.dim(2) != c) {
-      if (f.dim(2) > 0 && c % f.dim(2) == 0) {
-        return errors::Unimplemented("Conv2D: grouped convolutions (input depth ", c, ", filter depth ", f.dim(2),
-                                     ") have no OpenCL kernel");
-      }
+      if (f.dim(2) > 0 && c % f.dim(2) == 0) return RunOnHost(ctx, *device);  // grouped: the CPU's kernel
       return errors::InvalidArgument("Conv2D: input depth must be evenly divisible by filter depth: ", c, " vs ",
                                      f.dim(2));
     }

@@ -1,6 +1,6 @@
 // Graft's data-movement OpenCL kernels: they only move elements, so each comes once per element
 // size (u8, u16, u32, u64) and serves every dtype of that size. Plus Cast between float32,
-// float64, int32, int64 and bool.
+// float64, int32, int64 and bool, and between float16 and all of those but float64.
 //
 // strided_copy: out[i] = in[base + sum_d c_d * strides[d]] where (c_0, ..., c_rank-1) are i's
 //   coordinates in dims (row-major): Transpose, Slice and StridedSlice (negative strides too).
@@ -104,3 +104,36 @@ GRAFT_CAST(f64, double, i32, int, convert_int_sat_rtz(x))
 GRAFT_CAST(f64, double, i64, long, convert_long_sat_rtz(x))
 GRAFT_CAST(f64, double, b, uchar, (uchar)(x != 0.0))
 #endif
+
+// float16 <-> float32, int32, int64, bool through vload_half/vstore_half (no cl_khr_fp16
+// needed): via float, rounding to nearest even.
+#define GRAFT_CAST_FROM_HALF(DN, DT, EXPR)                                                            \
+  __kernel void cast_f16_##DN(__global const half* in, __global DT* out, int n) {                     \
+    int i = get_global_id(0);                                                                         \
+    if (i < n) {                                                                                      \
+      float x = vload_half(i, in);                                                                    \
+      out[i] = (EXPR);                                                                                \
+    }                                                                                                 \
+  }
+#define GRAFT_CAST_TO_HALF(SN, ST, EXPR)                                                              \
+  __kernel void cast_##SN##_f16(__global const ST* in, __global half* out, int n) {                   \
+    int i = get_global_id(0);                                                                         \
+    if (i < n) {                                                                                      \
+      ST x = in[i];                                                                                   \
+      vstore_half_rte((EXPR), i, out);                                                                \
+    }                                                                                                 \
+  }
+
+GRAFT_CAST_FROM_HALF(f32, float, x)
+GRAFT_CAST_FROM_HALF(i32, int, convert_int_sat_rtz(x))
+GRAFT_CAST_FROM_HALF(i64, long, convert_long_sat_rtz(x))
+GRAFT_CAST_FROM_HALF(b, uchar, (uchar)(x != 0.0f))
+GRAFT_CAST_TO_HALF(f32, float, x)
+GRAFT_CAST_TO_HALF(i32, int, convert_float(x))
+GRAFT_CAST_TO_HALF(i64, long, convert_float(x))
+GRAFT_CAST_TO_HALF(b, uchar, convert_float(x))
+
+__kernel void cast_f16_f16(__global const ushort* in, __global ushort* out, int n) {
+  int i = get_global_id(0);
+  if (i < n) out[i] = in[i];
+}

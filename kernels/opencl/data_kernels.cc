@@ -1,7 +1,9 @@
 // The data-movement ops on the OpenCL device (data.cl): Transpose, Slice, StridedSlice (every
 // mask), ConcatV2, GatherV2 (any axis and batch_dims; int32 or int64 indices), Fill, ZerosLike,
-// OnesLike, and Cast between float32, float64, int32, int64 and bool. Data movement is by
-// element size, registered for float32, float64, int32, int64 and bool. The small inputs that
+// OnesLike, and Cast between float32, float64, int32, int64 and bool, and between float16 and
+// those but float64 (other pairs run the CPU's Cast on host copies). Data movement is by
+// element size, registered for float32, float64, int32, int64, bool, float16, bfloat16, int8,
+// uint8, int16 and uint16. The small inputs that
 // shape the result (perm, begin/end/strides, size, axis, dims) are read back to the host.
 #include <algorithm>
 #include <cstring>
@@ -55,6 +57,32 @@ Status HostIndices(OpenClDevice& device, const Tensor& t, const char* what, Dims
   Tensor host;
   GRAFT_RETURN_IF_ERROR(device.CopyToHost(t, &host));
   return cpu::ReadIndexTensor(host, what, out);
+}
+
+Status RunOnHost(OpKernelContext& ctx, OpenClDevice& device) {
+  static CpuDevice host_device;
+  KernelFactory factory;
+  GRAFT_RETURN_IF_ERROR(KernelRegistry::Global().Find(ctx.node(), kDeviceCpu, &factory));
+  std::unique_ptr<OpKernel> kernel;
+  GRAFT_RETURN_IF_ERROR(factory(ctx.node(), &kernel));
+  std::vector<Tensor> inputs(static_cast<size_t>(ctx.num_inputs()));
+  std::vector<Tensor*> ptrs;
+  for (int i = 0; i < ctx.num_inputs(); ++i) {
+    GRAFT_RETURN_IF_ERROR(device.CopyToHost(ctx.input(i), &inputs[static_cast<size_t>(i)]));
+    ptrs.push_back(&inputs[static_cast<size_t>(i)]);
+  }
+  const std::vector<uint8_t> forwardable(inputs.size(), 0);
+  std::vector<Tensor> outputs(static_cast<size_t>(ctx.num_outputs()));
+  OpKernelContext host_ctx(ctx.node(), &host_device, ctx.resources(), ptrs, forwardable, outputs);
+  GRAFT_RETURN_IF_ERROR(kernel->Compute(host_ctx));
+  for (int i = 0; i < ctx.num_outputs(); ++i) {
+    const Tensor& t = outputs[static_cast<size_t>(i)];
+    if (!t.valid()) continue;
+    Tensor on_device;
+    GRAFT_RETURN_IF_ERROR(device.CopyFromHost(t, &on_device));
+    ctx.SetOutput(i, std::move(on_device));
+  }
+  return Status::Ok();
 }
 
 Status StridedCopy(OpenClDevice& device, DType dtype, cl_mem in, cl_mem out, int64_t base, const Dims& dims,
@@ -500,6 +528,8 @@ class ConstantLikeKernel : public OpKernel {
       switch (x.dtype()) {
         case DType::kFloat32: { const float v = 1; std::memcpy(&bits, &v, sizeof v); break; }
         case DType::kFloat64: { const double v = 1; std::memcpy(&bits, &v, sizeof v); break; }
+        case DType::kFloat16: bits = 0x3C00; break;
+        case DType::kBFloat16: bits = 0x3F80; break;
         default: bits = 1; break;  // integers and bool (little-endian: the low bytes)
       }
     }
@@ -514,8 +544,17 @@ const char* CastName(DType dt) {
     case DType::kInt32: return "i32";
     case DType::kInt64: return "i64";
     case DType::kBool: return "b";
+    case DType::kFloat16: return "f16";
     default: return nullptr;
   }
+}
+
+// The pairs data.cl converts: any two of float32, float64, int32, int64, bool; float16 and any
+// of those but float64.
+bool CastOnDevice(DType src, DType dst) {
+  if (CastName(src) == nullptr || CastName(dst) == nullptr) return false;
+  const bool half = src == DType::kFloat16 || dst == DType::kFloat16;
+  return !half || (src != DType::kFloat64 && dst != DType::kFloat64);
 }
 
 class CastKernel : public OpKernel {
@@ -524,16 +563,13 @@ class CastKernel : public OpKernel {
   Status Init() {
     GRAFT_RETURN_IF_ERROR(cpu::GetAttr(node(), "SrcT", &src_));
     GRAFT_RETURN_IF_ERROR(cpu::GetAttr(node(), "DstT", &dst_));
-    if (CastName(dst_) == nullptr) {
-      return errors::Unimplemented("Cast to ", DTypeName(dst_),
-                                   " has no OpenCL kernel (float32, float64, int32, int64, bool)");
-    }
-    name_ = StrCat("cast_", CastName(src_), "_", CastName(dst_));
+    if (CastOnDevice(src_, dst_)) name_ = StrCat("cast_", CastName(src_), "_", CastName(dst_));
     return Status::Ok();
   }
   Status Compute(OpKernelContext& ctx) const override {
     OpenClDevice* device = nullptr;
     GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));
+    if (name_.empty()) return RunOnHost(ctx, *device);  // the other pairs: the CPU's Cast
     const Tensor& x = ctx.input(0);
     Tensor* out = nullptr;
     GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, dst_, x.dims(), &out, DTypeSize(src_) == DTypeSize(dst_) ? 0 : -1));
@@ -559,7 +595,15 @@ class CastKernel : public OpKernel {
 }  // namespace
 
 void RegisterDataKernels(KernelRegistry& r) {
-  const std::vector<DType> types = {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kBool};
+  // Moved by size: every numeric dtype but the complex ones.
+  const std::vector<DType> types = {DType::kFloat32, DType::kFloat64, DType::kInt32,    DType::kInt64,
+                                    DType::kBool,    DType::kFloat16, DType::kBFloat16, DType::kInt8,
+                                    DType::kUInt8,   DType::kInt16,   DType::kUInt16};
+  // Cast from any of those and the unsigned 32/64-bit types: on the device for the pairs
+  // data.cl has, through the CPU's kernel (copies) for the others.
+  std::vector<DType> cast_types = types;
+  cast_types.push_back(DType::kUInt32);
+  cast_types.push_back(DType::kUInt64);
   for (const char* device : {kDeviceGpu, kDeviceOpenCl}) {
     (void)r.Register("Transpose", device, "T", types, MakeFactory<TransposeKernel>());
     (void)r.Register("Slice", device, "T", types, MakeFactory<SliceKernel>());
@@ -569,7 +613,7 @@ void RegisterDataKernels(KernelRegistry& r) {
     (void)r.Register("Fill", device, "T", types, MakeFactory<FillKernel>());
     (void)r.Register("ZerosLike", device, "T", types, MakeFactory<ConstantLikeKernel<false>>());
     (void)r.Register("OnesLike", device, "T", types, MakeFactory<ConstantLikeKernel<true>>());
-    (void)r.Register("Cast", device, "SrcT", types, MakeFactory<CastKernel>());
+    (void)r.Register("Cast", device, "SrcT", cast_types, MakeFactory<CastKernel>());
   }
 }
 

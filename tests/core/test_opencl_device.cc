@@ -14,6 +14,7 @@
 
 #include "c_api/src/composition_root.h"
 #include "core/eager/context.h"
+#include "core/float16.h"
 #include "core/graph.h"
 #include "core/runtime/device_set.h"
 #include "core/runtime/executor.h"
@@ -65,6 +66,14 @@ Tensor Random(DType dt, std::vector<int64_t> dims, std::mt19937& rng, double lo,
       case DType::kInt32: t.data<int32_t>()[i] = static_cast<int32_t>(std::floor(v)); break;
       case DType::kInt64: t.data<int64_t>()[i] = static_cast<int64_t>(std::floor(v)); break;
       case DType::kBool: t.data<bool>()[i] = v > (lo + hi) / 2; break;
+      case DType::kFloat16: t.data<uint16_t>()[i] = FloatToHalf(static_cast<float>(v)); break;
+      case DType::kBFloat16: t.data<uint16_t>()[i] = FloatToBFloat16(static_cast<float>(v)); break;
+      case DType::kInt8: t.data<int8_t>()[i] = static_cast<int8_t>(std::floor(v)); break;
+      case DType::kUInt8: t.data<uint8_t>()[i] = static_cast<uint8_t>(std::floor(v - lo)); break;
+      case DType::kInt16: t.data<int16_t>()[i] = static_cast<int16_t>(std::floor(v)); break;
+      case DType::kUInt16: t.data<uint16_t>()[i] = static_cast<uint16_t>(std::floor(v - lo)); break;
+      case DType::kUInt32: t.data<uint32_t>()[i] = static_cast<uint32_t>(std::floor(v - lo)); break;
+      case DType::kUInt64: t.data<uint64_t>()[i] = static_cast<uint64_t>(std::floor(v - lo)); break;
       default: fail();
     }
   }
@@ -91,6 +100,14 @@ double At(const Tensor& t, int64_t i) {
     case DType::kInt32: return t.data<int32_t>()[i];
     case DType::kInt64: return static_cast<double>(t.data<int64_t>()[i]);
     case DType::kBool: return t.data<bool>()[i] ? 1 : 0;
+    case DType::kFloat16: return HalfToFloat(t.data<uint16_t>()[i]);
+    case DType::kBFloat16: return BFloat16ToFloat(t.data<uint16_t>()[i]);
+    case DType::kInt8: return t.data<int8_t>()[i];
+    case DType::kUInt8: return t.data<uint8_t>()[i];
+    case DType::kInt16: return t.data<int16_t>()[i];
+    case DType::kUInt16: return t.data<uint16_t>()[i];
+    case DType::kUInt32: return t.data<uint32_t>()[i];
+    case DType::kUInt64: return static_cast<double>(t.data<uint64_t>()[i]);
     default: fail();
   }
   return 0;
@@ -305,11 +322,14 @@ void test_reductions_agree_with_cpu(void** state) {
   }
 }
 
-// Data movement is exact, Cast too (floats to integers truncate).
+// Data movement is exact, Cast too (floats to integers truncate; float16 rounds to nearest).
 void test_data_movement_agrees_with_cpu(void** state) {
   (void)state;
   std::mt19937 rng(19);
-  const DType types[] = {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kBool};
+  // On the device: any two of the first five, float16 and any of them but float64; the rest
+  // (float64 <-> float16, 8/16-bit integers, bfloat16, uint32/64) through the CPU's Cast.
+  const DType types[] = {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64,  DType::kBool,
+                         DType::kFloat16, DType::kInt8,    DType::kUInt8, DType::kUInt32, DType::kBFloat16};
   for (DType src : types) {
     for (DType dst : types) {
       AttrMap a = {{"SrcT", AttrValue::Type(src)}, {"DstT", AttrValue::Type(dst)}, {"Truncate", AttrValue::Bool(false)}};
@@ -317,7 +337,11 @@ void test_data_movement_agrees_with_cpu(void** state) {
       Compare("Cast", {Random(src, {0}, rng, -100, 100)}, a, 0);
     }
   }
-  for (DType dt : types) {
+  // Moved by element size: every size, the 16-bit floats too.
+  const DType moved[] = {DType::kFloat32, DType::kFloat64, DType::kInt32,    DType::kInt64,
+                         DType::kBool,    DType::kFloat16, DType::kBFloat16, DType::kInt8,
+                         DType::kUInt8,   DType::kInt16,   DType::kUInt16};
+  for (DType dt : moved) {
     AttrMap t = {{"T", AttrValue::Type(dt)}};
     for (DType it : {DType::kInt32, DType::kInt64}) {
       AttrMap tp = {{"T", AttrValue::Type(dt)}, {"Tperm", AttrValue::Type(it)}};
@@ -402,6 +426,7 @@ void test_conv2d_agrees_with_cpu(void** state) {
       {{2, 11, 11, 3}, {3, 3, 3, 2}, {1, 1, 1, 1}, {1, 2, 3, 1}, "VALID"},
       {{3, 5, 6, 4}, {1, 1, 4, 7}, {1, 1, 1, 1}, {1, 1, 1, 1}, "VALID"},
       {{1, 6, 6, 2}, {7, 7, 2, 3}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME"},
+      {{2, 5, 5, 4}, {3, 3, 2, 6}, {1, 1, 1, 1}, {1, 1, 1, 1}, "SAME"},  // grouped: the CPU's kernel
   };
   for (DType dt : {DType::kFloat32, DType::kFloat64}) {
     const double tol = dt == DType::kFloat32 ? 1e-4 : 1e-11;
