@@ -17,8 +17,8 @@
  *   - elementwise: AddV2 of 16M floats and a scalar, GB/s (read + write), from the time of a chain
  *     of 9 adds minus a chain of 1; against the host<->device copy: the 1-add run minus one add
  *     is the copy in and out of 64 MiB each.
- *   - the MLP 784-512-512-10 (MatMul, AddV2 for the bias, Relu; Softmax last) batch 64, weights
- *     as constants, per run on each device.
+ *   - the MLP 784-512-512-10 (MatMul, BiasAdd, Relu; Softmax last) batch 64, weights as
+ *     constants, per run on each device.
  *
  * The ratio column is always the device's speed over the CPU's: above 1, the device is faster
  * (for times, CPU time / device time). With no OpenCL device (none installed, or
@@ -268,15 +268,15 @@ static void bench_elementwise(void) {
   free(v);
 }
 
-/* The MLP 784-512-512-10 (MatMul, AddV2 bias, Relu; Softmax), weights as constants. */
+/* The MLP 784-512-512-10 (MatMul, BiasAdd, Relu; Softmax), weights as constants. */
 static graft_op *mlp(graft_graph *g, graft_op *x, float *const *w, const char *on) {
   int64_t d1[2] = {784, 512}, d2[2] = {512, 512}, d3[2] = {512, 10}, v512[1] = {512}, v10[1] = {10};
   graft_op *h = op(g, "MatMul", x, constant(g, d1, 2, w[0], on), on);
-  h = op(g, "Relu", op(g, "AddV2", h, constant(g, v512, 1, w[1], on), on), NULL, on);
+  h = op(g, "Relu", op(g, "BiasAdd", h, constant(g, v512, 1, w[1], on), on), NULL, on);
   h = op(g, "MatMul", h, constant(g, d2, 2, w[2], on), on);
-  h = op(g, "Relu", op(g, "AddV2", h, constant(g, v512, 1, w[3], on), on), NULL, on);
+  h = op(g, "Relu", op(g, "BiasAdd", h, constant(g, v512, 1, w[3], on), on), NULL, on);
   h = op(g, "MatMul", h, constant(g, d3, 2, w[4], on), on);
-  h = op(g, "AddV2", h, constant(g, v10, 1, w[5], on), on);
+  h = op(g, "BiasAdd", h, constant(g, v10, 1, w[5], on), on);
   return op(g, "Softmax", h, NULL, on);
 }
 
