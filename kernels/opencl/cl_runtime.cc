@@ -1,7 +1,10 @@
 #include "kernels/opencl/cl_runtime.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 namespace graft::opencl {
@@ -67,6 +70,53 @@ std::vector<size_t> SelectedIndices() {
     if (end != item.c_str()) out.push_back(v);
   }
   return out;
+}
+
+// The directory of built programs: $GRAFT_CACHE_DIR/opencl, else $XDG_CACHE_HOME/graft/opencl,
+// else ~/.cache/graft/opencl; empty (no disk cache) when none is set or GRAFT_CACHE_DIR is "".
+std::filesystem::path ProgramCacheDir() {
+  if (const char* d = std::getenv("GRAFT_CACHE_DIR")) {
+    return *d ? std::filesystem::path(d) / "opencl" : std::filesystem::path();
+  }
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x) return std::filesystem::path(x) / "graft" / "opencl";
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h) return std::filesystem::path(h) / ".cache" / "graft" / "opencl";
+  return {};
+}
+
+// 64-bit FNV-1a of the parts, as a file name.
+std::string CacheKey(const std::vector<std::string_view>& parts) {
+  uint64_t h = 1469598103934665603ull;
+  for (std::string_view part : parts) {
+    for (unsigned char c : part) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+    h ^= 0xff;  // separates the parts
+    h *= 1099511628211ull;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016llx.bin", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+// The program's binary for its one device, written atomically (a temporary file renamed).
+void StoreBinary(cl_program p, const std::filesystem::path& file) {
+  size_t size = 0;
+  if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) != CL_SUCCESS || size == 0) return;
+  std::string bytes(size, '\0');
+  unsigned char* ptr = reinterpret_cast<unsigned char*>(bytes.data());
+  if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) != CL_SUCCESS) return;
+  std::error_code ec;
+  std::filesystem::create_directories(file.parent_path(), ec);
+  if (ec) return;
+  const std::filesystem::path tmp = file.string() + ".tmp" + std::to_string(reinterpret_cast<uintptr_t>(p));
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) return;
+  }
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
 }
 
 }  // namespace
@@ -230,6 +280,38 @@ Status ClContext::Kernel(std::string_view program_name, std::string_view source,
   }
   auto it = programs_.find(program_name);
   if (it == programs_.end()) {
+    std::string options = "-cl-std=CL1.2";
+    if (info_.fp16) options += " -DGRAFT_FP16=1";
+    if (info_.fp64) options += " -DGRAFT_FP64=1";
+    // A binary built by an earlier process for this device, driver, options and source skips
+    // the compiler; a binary the driver refuses is rebuilt from source.
+    const std::filesystem::path dir = ProgramCacheDir();
+    const std::filesystem::path file =
+        dir.empty() ? dir
+                    : dir / CacheKey({info_.description.model, info_.description.vendor, info_.description.driver,
+                                      options, source});
+    cl_program p = nullptr;
+    cl_int err = CL_SUCCESS;
+    if (!file.empty()) {
+      std::ifstream in(file, std::ios::binary);
+      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (!bytes.empty()) {
+        const unsigned char* ptr = reinterpret_cast<const unsigned char*>(bytes.data());
+        const size_t len = bytes.size();
+        cl_int status = CL_SUCCESS;
+        p = clCreateProgramWithBinary(context_, 1, &info_.device, &len, &ptr, &status, &err);
+        if (err != CL_SUCCESS || status != CL_SUCCESS ||
+            clBuildProgram(p, 1, &info_.device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+          if (p != nullptr) clReleaseProgram(p);
+          p = nullptr;
+        }
+      }
+    }
+    if (p != nullptr) {
+      it = programs_.emplace(std::string(program_name), p).first;
+    }
+  }
+  if (it == programs_.end()) {
     cl_int err = CL_SUCCESS;
     const char* text = source.data();
     const size_t len = source.size();
@@ -246,6 +328,11 @@ Status ClContext::Kernel(std::string_view program_name, std::string_view source,
       clGetProgramBuildInfo(p, info_.device, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
       clReleaseProgram(p);
       return errors::Internal("OpenCL: building program '", program_name, "' failed: ", log.substr(0, 2000));
+    }
+    const std::filesystem::path dir = ProgramCacheDir();
+    if (!dir.empty()) {
+      StoreBinary(p, dir / CacheKey({info_.description.model, info_.description.vendor, info_.description.driver,
+                                     options, source}));
     }
     it = programs_.emplace(std::string(program_name), p).first;
   }

@@ -6,7 +6,9 @@
 // with ops on both devices gives the CPU's result; device errors name the op; eager ops run
 // on the device they ask for.
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <random>
 #include <string>
@@ -460,6 +462,44 @@ void test_conv2d_agrees_with_cpu(void** state) {
   }
 }
 
+// float16 and bfloat16 compute in float32 on both devices (widened, rounded back to nearest
+// even): equal but where float32 transcendentals differ by an ulp across the rounding point
+// (1e-3 float16, 1e-2 bfloat16: about two of their ulps).
+void test_16bit_floats_agree_with_cpu(void** state) {
+  (void)state;
+  std::mt19937 rng(29);
+  for (DType dt : {DType::kFloat16, DType::kBFloat16}) {
+    const double tol = dt == DType::kFloat16 ? 1e-3 : 1e-2;
+    AttrMap t = {{"T", AttrValue::Type(dt)}};
+    for (const char* op : {"AddV2", "Mul", "RealDiv", "Maximum", "SquaredDifference"}) {
+      Compare(op, {Random(dt, {3, 4}, rng, -2, 2), Random(dt, {4}, rng, 0.5, 2)}, t, tol);
+    }
+    for (const char* op : {"Relu", "Tanh", "Exp", "Sigmoid", "Neg"}) Compare(op, {Random(dt, {100}, rng, -4, 4)}, t, tol);
+    Compare("ReluGrad", {Random(dt, {50}, rng, -2, 2), Random(dt, {50}, rng, -2, 2)}, t, tol);
+    Compare("Softmax", {Random(dt, {4, 30}, rng, -4, 4)}, t, tol);
+    Compare("LogSoftmax", {Random(dt, {4, 30}, rng, -4, 4)}, t, tol);
+    AttrMap b = {{"T", AttrValue::Type(dt)}, {"data_format", AttrValue::String("NHWC")}};
+    Compare("BiasAdd", {Random(dt, {6, 5}, rng, -1, 1), Random(dt, {5}, rng, -1, 1)}, b, tol);
+    Compare("BiasAddGrad", {Random(dt, {60, 5}, rng, -1, 1)}, b, tol);
+    for (const char* op : {"Sum", "Mean", "Max"}) {
+      AttrMap a = {{"T", AttrValue::Type(dt)}, {"Tidx", AttrValue::Type(DType::kInt32)},
+                   {"keep_dims", AttrValue::Bool(false)}};
+      Compare(op, {Random(dt, {5, 40}, rng, -1, 1), Ints({1})}, a, tol);
+    }
+    AttrMap mm = {{"T", AttrValue::Type(dt)}, {"transpose_a", AttrValue::Bool(false)},
+                  {"transpose_b", AttrValue::Bool(false)}};
+    Compare("MatMul", {Random(dt, {8, 16}, rng, -1, 1), Random(dt, {16, 4}, rng, -1, 1)}, mm, tol);
+    AttrMap conv = {{"T", AttrValue::Type(dt)},
+                    {"strides", AttrValue::IntList({1, 1, 1, 1})},
+                    {"dilations", AttrValue::IntList({1, 1, 1, 1})},
+                    {"padding", AttrValue::String("SAME")},
+                    {"data_format", AttrValue::String("NHWC")},
+                    {"use_cudnn_on_gpu", AttrValue::Bool(true)},
+                    {"explicit_paddings", AttrValue::IntList({})}};
+    Compare("Conv2D", {Random(dt, {1, 6, 6, 2}, rng, -1, 1), Random(dt, {3, 3, 2, 3}, rng, -1, 1)}, conv, tol);
+  }
+}
+
 // A chain across devices: MatMul on OpenCL, Relu on OpenCL, a CPU-only op between, AddV2 back on
 // OpenCL; the result is the CPU's.
 void test_mixed_graph(void** state) {
@@ -541,10 +581,28 @@ void test_eager_ops_on_the_device(void** state) {
   assert_string_equal(placed->type().c_str(), "CPU");
 }
 
+// The programs built above went to the on-disk cache (GRAFT_CACHE_DIR, set by main to a fresh
+// directory), so the next process loads them instead of compiling.
+void test_programs_cached_on_disk(void** state) {
+  (void)state;
+  const char* dir = std::getenv("GRAFT_CACHE_DIR");
+  assert_non_null(dir);
+  int binaries = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(dir) / "opencl")) {
+    if (e.path().extension() == ".bin" && e.file_size() > 0) ++binaries;
+  }
+  print_message("%d program binaries cached in %s/opencl\n", binaries, dir);
+  assert_true(binaries >= 2);  // elementwise and at least one more program
+}
+
 }  // namespace
 }  // namespace graft
 
 int main() {
+  // A cache directory of this run's own, so that the test sees what it wrote.
+  char cache[] = "/tmp/graft_opencl_cache_XXXXXX";
+  if (mkdtemp(cache) == nullptr) return 1;
+  setenv("GRAFT_CACHE_DIR", cache, 1);
   graft::capi::RegisterBuiltins();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(graft::test_devices_found),
@@ -555,9 +613,14 @@ int main() {
       cmocka_unit_test(graft::test_reductions_agree_with_cpu),
       cmocka_unit_test(graft::test_data_movement_agrees_with_cpu),
       cmocka_unit_test(graft::test_conv2d_agrees_with_cpu),
+      cmocka_unit_test(graft::test_16bit_floats_agree_with_cpu),
       cmocka_unit_test(graft::test_mixed_graph),
       cmocka_unit_test(graft::test_errors_name_the_op),
       cmocka_unit_test(graft::test_eager_ops_on_the_device),
+      cmocka_unit_test(graft::test_programs_cached_on_disk),
   };
-  return cmocka_run_group_tests(tests, nullptr, nullptr);
+  const int failed = cmocka_run_group_tests(tests, nullptr, nullptr);
+  std::error_code ec;
+  std::filesystem::remove_all(cache, ec);
+  return failed;
 }
