@@ -137,3 +137,17 @@ __kernel void cast_f16_f16(__global const ushort* in, __global ushort* out, int 
   int i = get_global_id(0);
   if (i < n) out[i] = in[i];
 }
+
+// bfloat16 <-> float32 (the 16-bit float ops compute in float32: float16_kernels.cc): widening
+// is exact; narrowing rounds to nearest even, NaN staying NaN (as Graft's FloatToBFloat16).
+__kernel void widen_bf16_f32(__global const ushort* in, __global float* out, int n) {
+  int i = get_global_id(0);
+  if (i < n) out[i] = as_float((uint)in[i] << 16);
+}
+__kernel void narrow_f32_bf16(__global const float* in, __global ushort* out, int n) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  uint b = as_uint(in[i]);
+  out[i] = (b & 0x7fffffffu) > 0x7f800000u ? (ushort)(((b >> 16) & 0x8000u) | 0x7fc0u)
+                                           : (ushort)((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
+}

@@ -11,6 +11,7 @@ void RegisterOpenCl(KernelRegistry& r) {
   RegisterReduceKernels(r);
   RegisterDataKernels(r);
   RegisterConvKernels(r);
+  RegisterFloat16Kernels(r);  // wraps the float32 kernels registered above
   RegisterOpenClDevices();
 }
 
