@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kernels/cpu/data_movement.h"
+#include "kernels/cpu/strided_slice_spec.h"
 #include "kernels/opencl/cl_ops.h"
 #include "kernels/opencl/cl_sources.h"
 #include "kernels/opencl/opencl_kernel_util.h"
@@ -202,9 +203,9 @@ class SliceKernel : public OpKernel {
   }
 };
 
-// StridedSlice: the sparse spec (one entry per begin/end/strides element, with the masks) is
-// expanded to one entry per input dim, as the CPU kernel (kernels/cpu/indexing_kernels.cc)
-// does, then each dim canonicalised to a first index, a stride and a length.
+// StridedSlice: the spec (begin/end/strides and the masks) becomes a base offset, per-dim
+// sizes and strides and the output's shape in kernels/cpu/strided_slice_spec.h, shared with the
+// CPU kernel (kernels/cpu/indexing_kernels.cc).
 class StridedSliceKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -222,108 +223,20 @@ class StridedSliceKernel : public OpKernel {
     const Tensor& bt = ctx.input(1);
     const Tensor& et = ctx.input(2);
     const Tensor& st = ctx.input(3);
-    if (bt.rank() != 1 || et.rank() != 1 || st.rank() != 1 || bt.num_elements() != et.num_elements() ||
-        bt.num_elements() != st.num_elements()) {
-      return errors::InvalidArgument("Expected begin, end, and strides to be 1D equal size tensors, but got shapes ",
-                                     ShapeText(bt.dims()), ", ", ShapeText(et.dims()), ", and ", ShapeText(st.dims()),
-                                     " instead.");
-    }
+    GRAFT_RETURN_IF_ERROR(cpu::CheckStridedSliceSpecShapes(bt, et, st));
     Dims begin, end, strides;
     GRAFT_RETURN_IF_ERROR(HostIndices(*device, bt, "begin", &begin));
     GRAFT_RETURN_IF_ERROR(HostIndices(*device, et, "end", &end));
     GRAFT_RETURN_IF_ERROR(HostIndices(*device, st, "strides", &strides));
-    const int64_t n = bt.num_elements();
-    if (n > 32) return errors::InvalidArgument("StridedSlice supports at most 32 spec entries, got ", n);
-    for (int64_t i = 0; i < n; ++i) {
-      if (strides[static_cast<size_t>(i)] == 0) return errors::InvalidArgument("strides[", i, "] must be non-zero");
-    }
-    int64_t ellipsis = ellipsis_mask_;
-    if (ellipsis != 0 && (ellipsis & (ellipsis - 1)) != 0) {
-      return errors::InvalidArgument("Multiple ellipses in slice spec not allowed");
-    }
-    int64_t sparse_n = n;
-    if (ellipsis == 0) {  // an implied ellipsis at the end
-      ellipsis = int64_t{1} << n;
-      ++sparse_n;
-    }
-    int64_t new_after_ellipsis = 0;
-    bool seen_ellipsis = false;
-    for (int64_t i = 0; i < sparse_n; ++i) {
-      if (seen_ellipsis && ((new_axis_mask_ >> i) & 1)) ++new_after_ellipsis;
-      if ((ellipsis >> i) & 1) seen_ellipsis = true;
-    }
-    const int64_t rank = x.rank();
-    struct Dense {
-      int64_t begin = 0, end = 0, stride = 1;
-      bool begin_masked = true, end_masked = true, shrink = false;
-    };
-    std::vector<Dense> dense(static_cast<size_t>(rank));
-    Dims final_from;  // per output dim: the input dim it shows, or -1 for a new axis
-    int64_t full = 0;
-    for (int64_t i = 0; i < sparse_n; ++i) {
-      const int64_t bit = int64_t{1} << i;
-      if (ellipsis & bit) {
-        const int64_t next = std::min(rank - (sparse_n - i) + 1 + new_after_ellipsis, rank);
-        for (; full < next; ++full) final_from.push_back(full);
-      } else if (new_axis_mask_ & bit) {
-        final_from.push_back(-1);
-      } else {
-        if (full == rank) {
-          return errors::InvalidArgument("Index out of range using input dim ", full, "; input has only ", rank,
-                                         " dims");
-        }
-        Dense& d = dense[static_cast<size_t>(full)];
-        const size_t si = static_cast<size_t>(i);
-        d.begin = begin[si];
-        d.end = end[si];
-        d.stride = strides[si];
-        d.begin_masked = (begin_mask_ & bit) != 0;
-        d.end_masked = (end_mask_ & bit) != 0;
-        d.shrink = (shrink_axis_mask_ & bit) != 0;
-        if (!d.shrink) final_from.push_back(full);
-        ++full;
-      }
-    }
-    const Dims in_strides = RowMajor(x.dims());
-    Dims sizes(static_cast<size_t>(rank)), copy_strides(static_cast<size_t>(rank));
-    int64_t base = 0;
-    bool empty = false;
-    for (int64_t i = 0; i < rank; ++i) {
-      const Dense& d = dense[static_cast<size_t>(i)];
-      const int64_t dim = x.dim(static_cast<int>(i));
-      const int64_t stride = d.stride;
-      int64_t b = 0, e = 0;
-      if (d.shrink) {
-        b = d.begin < 0 ? dim + d.begin : d.begin;
-        e = b + 1;
-        if (b < 0 || b >= dim) {
-          return errors::InvalidArgument("slice index ", d.begin, " of dimension ", i, " out of bounds.");
-        }
-      } else {
-        const int64_t lo = stride > 0 ? 0 : -1, hi = stride > 0 ? dim : dim - 1;
-        auto canonical = [&](int64_t v, bool masked, bool is_end) {
-          if (masked) return (stride > 0) != is_end ? lo : hi;
-          return std::clamp(v < 0 ? dim + v : v, lo, hi);
-        };
-        b = canonical(d.begin, d.begin_masked, false);
-        e = canonical(d.end, d.end_masked, true);
-      }
-      const int64_t len = e - b;
-      int64_t size = 0;
-      if (len != 0 && ((len < 0) == (stride < 0))) size = len / stride + (len % stride != 0 ? 1 : 0);
-      if (d.shrink && stride < 0) size = 0;
-      sizes[static_cast<size_t>(i)] = size;
-      if (size == 0) empty = true;
-      base += b * in_strides[static_cast<size_t>(i)];
-      copy_strides[static_cast<size_t>(i)] = stride * in_strides[static_cast<size_t>(i)];
-    }
-    Dims final_dims;
-    for (int64_t f : final_from) final_dims.push_back(f < 0 ? 1 : sizes[static_cast<size_t>(f)]);
-    if (empty) {
+    cpu::StridedSliceSpec spec;
+    GRAFT_RETURN_IF_ERROR(cpu::MakeStridedSliceSpec(
+        x.dims(), begin, end, strides,
+        {begin_mask_, end_mask_, ellipsis_mask_, new_axis_mask_, shrink_axis_mask_}, &spec));
+    if (spec.empty) {
       Tensor* out = nullptr;
-      return ctx.AllocateOutput(0, x.dtype(), final_dims, &out);
+      return ctx.AllocateOutput(0, x.dtype(), spec.final_dims, &out);
     }
-    return CopyView(ctx, *device, final_dims, base, copy_strides, sizes);
+    return CopyView(ctx, *device, spec.final_dims, spec.base, spec.copy_strides, spec.sizes);
   }
 
  private:
