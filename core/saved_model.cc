@@ -181,8 +181,13 @@ Status SavedModel::Load(const std::string& dir, std::vector<std::string> tags, G
   model->session_ = session_ptr;
   ImportOptions import;
   import.prefix = "";
-  GRAFT_RETURN_IF_ERROR(ImportGraphDefMessage(graph, mg->graph_def, import, nullptr)
-                            .WithContext(StrCat("'", dir, "/saved_model.pb'")));
+  // The session's default device becomes the device of the imported ops that name none, so
+  // that the signatures' function calls place their bodies there too.
+  const std::string& default_device = session_ptr->devices().policy().default_device;
+  if (!default_device.empty()) GRAFT_RETURN_IF_ERROR(graph->PushDevice(default_device));
+  Status imported = ImportGraphDefMessage(graph, mg->graph_def, import, nullptr);
+  if (!default_device.empty()) GRAFT_RETURN_IF_ERROR(graph->PopDevice());
+  GRAFT_RETURN_IF_ERROR(imported.WithContext(StrCat("'", dir, "/saved_model.pb'")));
   Graph& g = *graph;
   Session& session = *session_ptr;
 

@@ -18,7 +18,9 @@ Status CreateRunner(const Node& node, const char* attr, std::shared_ptr<const Fu
   if (!fv->attrs.empty()) {
     return errors::Unimplemented(attr, ": calls of function '", fv->name, "' with attrs are not supported");
   }
-  return FunctionRunner::Create(*node.graph(), fv->name, out).WithContext(attr);
+  // Branches and loop bodies place their ops as a call's body does: by the op's device.
+  const std::string device = node.device().empty() ? FunctionRunner::PreparingDefaultDevice() : node.device();
+  return FunctionRunner::Create(*node.graph(), fv->name, out, device).WithContext(attr);
 }
 
 // "then_branch function 'f'".

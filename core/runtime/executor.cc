@@ -57,9 +57,9 @@ bool IsHostMemoryType(DType t) {
 // *factory). nullptr for the CPU: no device asked for, none such, or an input or output of a
 // host-memory type (state stays with the runtime, on the host; values read from it are
 // copied to where they are used).
-Device* RequestedDevice(const Node& n, const DeviceSet& devices, const KernelRegistry& kernels,
-                        KernelFactory* factory) {
-  const std::string& wanted = n.device().empty() ? devices.policy().default_device : n.device();
+Device* RequestedDevice(const Node& n, const DeviceSet& devices, const PlacementPolicy& policy,
+                        const KernelRegistry& kernels, KernelFactory* factory) {
+  const std::string& wanted = n.device().empty() ? policy.default_device : n.device();
   if (wanted.empty()) return nullptr;
   for (int i = 0; i < n.num_inputs(); ++i) {
     if (IsHostMemoryType(n.input_type(i))) return nullptr;
@@ -78,8 +78,11 @@ Device* RequestedDevice(const Node& n, const DeviceSet& devices, const KernelReg
 
 // Strict placement: an op whose own device string names another device than the CPU must run
 // there.
-Status CheckStrictPlacement(const Node& n, const DeviceSet& devices, const Device* placed) {
-  if (!devices.policy().strict || n.device().empty() || !IsHost(placed)) return Status::Ok();
+Status CheckStrictPlacement(const Node& n, const DeviceSet& devices, const PlacementPolicy& policy,
+                            const Device* placed) {
+  if (!policy.strict || n.device().empty() || !IsHost(placed)) return Status::Ok();
+  // A function call runs on the CPU and places its body by its device.
+  if (n.type() == "PartitionedCall" || n.type() == "StatefulPartitionedCall") return Status::Ok();
   DeviceSpec spec;
   if (!DeviceSpec::Parse(n.device(), &spec).ok() || !spec.device_type || *spec.device_type == kDeviceCpu) {
     return Status::Ok();
@@ -108,7 +111,9 @@ Executor::~Executor() = default;
 
 Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, const std::vector<Output>& fetches,
                         const std::vector<const Node*>& targets, const DeviceSet& devices,
-                        const RewriteOptions& rewrites, std::unique_ptr<Executor>* out) {
+                        const RewriteOptions& rewrites, std::unique_ptr<Executor>* out,
+                        const PlacementPolicy* policy_override) {
+  const PlacementPolicy& policy = policy_override != nullptr ? *policy_override : devices.policy();
   auto exe = std::unique_ptr<Executor>(new Executor());
   Device* device = devices.cpu();  // constant folding runs on the CPU
 
@@ -263,11 +268,11 @@ Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, co
       continue;
     }
     KernelFactory factory;
-    Device* requested = exe->has_control_flow_ ? nullptr : RequestedDevice(n, devices, kernels, &factory);
+    Device* requested = exe->has_control_flow_ ? nullptr : RequestedDevice(n, devices, policy, kernels, &factory);
     if (requested != nullptr) {
       s.device = requested;
     } else {
-      GRAFT_RETURN_IF_ERROR(CheckStrictPlacement(n, devices, s.device));
+      GRAFT_RETURN_IF_ERROR(CheckStrictPlacement(n, devices, policy, s.device));
       GRAFT_RETURN_IF_ERROR(kernels.Find(n, s.device->type(), &factory));
     }
     GRAFT_RETURN_IF_ERROR(factory(n, &s.kernel).WithContext(Where(n)));

@@ -33,9 +33,12 @@ class Executor {
  public:
   // Prepares graph for the given feeds, fetches and targets, placing each op on one of
   // devices (which must outlive the executor). Errors name the tensor or op.
+  // policy, when given, replaces the device set's placement policy (a function body's
+  // executor places ops by its call's device).
   static Status Create(const Graph& graph, const std::vector<Output>& feeds, const std::vector<Output>& fetches,
                        const std::vector<const Node*>& targets, const DeviceSet& devices,
-                       const RewriteOptions& rewrites, std::unique_ptr<Executor>* out);
+                       const RewriteOptions& rewrites, std::unique_ptr<Executor>* out,
+                       const PlacementPolicy* policy = nullptr);
   ~Executor();
 
   // The device step k's op was placed on (for tests and tools), by op name; nullptr if the op

@@ -16,7 +16,9 @@ class FunctionCallKernel : public OpKernel {
     if (!fv->attrs.empty()) {
       return errors::Unimplemented("calls of function '", fv->name, "' with attrs are not supported");
     }
-    GRAFT_RETURN_IF_ERROR(FunctionRunner::Create(*node().graph(), fv->name, &runner_));
+    // The body's ops without a device go where the call asks (or where the calling body's do).
+    const std::string device = node().device().empty() ? FunctionRunner::PreparingDefaultDevice() : node().device();
+    GRAFT_RETURN_IF_ERROR(FunctionRunner::Create(*node().graph(), fv->name, &runner_, device));
     const std::string& name = fv->name;
     if (static_cast<int>(runner_->num_args()) != node().num_inputs()) {
       return errors::InvalidArgument("function '", name, "' takes ", runner_->num_args(),

@@ -12,6 +12,7 @@ namespace {
 struct ActivePreparation {
   FunctionLibrary library;
   std::string name;
+  std::string default_device;
 };
 
 struct PreparationState {
@@ -20,17 +21,24 @@ struct PreparationState {
   // a function called from many places is prepared once (without this, a chain of functions
   // that each call the next twice would take exponential time). Emptied when the outermost
   // preparation ends, so nothing outlives it here.
-  std::map<std::tuple<const void*, size_t, std::string>, std::shared_ptr<const FunctionRunner>> prepared;
+  std::map<std::tuple<const void*, size_t, std::string, std::string>, std::shared_ptr<const FunctionRunner>> prepared;
 };
 
 thread_local PreparationState preparation;
 
 }  // namespace
 
-Status FunctionRunner::Create(const Graph& caller, const std::string& name, std::shared_ptr<const FunctionRunner>* out) {
+std::string FunctionRunner::PreparingDefaultDevice() {
+  // A copy: the chain grows while the caller prepares the next function.
+  const PreparationState& st = preparation;
+  return st.chain.empty() ? std::string() : st.chain.back().default_device;
+}
+
+Status FunctionRunner::Create(const Graph& caller, const std::string& name, std::shared_ptr<const FunctionRunner>* out,
+                              const std::string& default_device) {
   PreparationState& st = preparation;
   FunctionLibrary library = caller.library();
-  auto key = std::make_tuple(library.storage_id(), library.size(), name);
+  auto key = std::make_tuple(library.storage_id(), library.size(), name, default_device);
   if (auto it = st.prepared.find(key); it != st.prepared.end()) {
     *out = it->second;
     return Status::Ok();
@@ -48,7 +56,7 @@ Status FunctionRunner::Create(const Graph& caller, const std::string& name, std:
     return errors::InvalidArgument("function '", name, "' is nested too deeply (limit ", kMaxCallDepth, ")");
   }
 
-  st.chain.push_back(ActivePreparation{library, name});
+  st.chain.push_back(ActivePreparation{library, name, default_device});
   struct PopOnExit {
     PreparationState& st;
     ~PopOnExit() {
@@ -63,8 +71,9 @@ Status FunctionRunner::Create(const Graph& caller, const std::string& name, std:
   std::shared_ptr<FunctionRunner> r(new FunctionRunner());
   GRAFT_RETURN_IF_ERROR(InstantiateFunction(library, caller.versions(), name, &r->body_));
   std::unique_ptr<Executor> exe;
+  const PlacementPolicy policy{default_device, false};
   GRAFT_RETURN_IF_ERROR(Executor::Create(*r->body_->graph, r->body_->args, r->body_->rets, r->body_->targets,
-                                         DeviceSet::Process(), RewriteOptions{}, &exe)
+                                         DeviceSet::Process(), RewriteOptions{}, &exe, &policy)
                             .WithContext(StrCat("function '", name, "'")));
   r->exe_ = std::move(exe);
   st.prepared.emplace(std::move(key), r);

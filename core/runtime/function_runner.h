@@ -27,7 +27,13 @@ class FunctionRunner {
   // places is prepared once and shared. Errors: a function that calls itself, directly or
   // through others ("calls itself"), and nesting deeper than kMaxCallDepth ("nested too
   // deeply").
-  static Status Create(const Graph& caller, const std::string& name, std::shared_ptr<const FunctionRunner>* out);
+  // default_device is the device of the body's ops that name none (the call's device, as
+  // TensorFlow places a function's body); "" for the CPU.
+  static Status Create(const Graph& caller, const std::string& name, std::shared_ptr<const FunctionRunner>* out,
+                       const std::string& default_device = "");
+  // The default device of the function being prepared on this thread ("" when none is): a
+  // call inside a body without a device of its own passes it on to the function it calls.
+  static std::string PreparingDefaultDevice();
 
   const FunctionBody& body() const { return *body_; }
   const std::string& name() const { return body_->name; }

@@ -7,6 +7,7 @@
 
 #include <CL/cl.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -69,6 +70,7 @@ class ClBuffer final : public TensorBuffer {
   cl_mem mem_;
   size_t size_;
   std::shared_ptr<ClBufferPool> pool_;
+  std::atomic<uint64_t> kernel_enqueues_{0};
 };
 
 // The cl_mem of a tensor in OpenCL memory; kInvalidArgument naming `what` otherwise.
@@ -92,7 +94,12 @@ class ClContext {
   // A kernel of the program `source` (built once per context, cached by name), for the
   // caller to set arguments and enqueue while holding the lock from Lock().
   Status Kernel(std::string_view program_name, std::string_view source, const char* kernel_name, cl_kernel* out);
-  std::unique_lock<std::mutex> Lock() { return std::unique_lock<std::mutex>(mu_); }
+  std::unique_lock<std::mutex> Lock() {
+    kernel_enqueues_.fetch_add(1, std::memory_order_relaxed);
+    return std::unique_lock<std::mutex>(mu_);
+  }
+  // How many times kernels took the queue to enqueue work (tests check that ops ran here).
+  uint64_t kernel_enqueues() const { return kernel_enqueues_.load(std::memory_order_relaxed); }
 
  private:
   explicit ClContext(ClDeviceInfo info) : info_(std::move(info)) {}
@@ -100,6 +107,7 @@ class ClContext {
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
   std::shared_ptr<ClBufferPool> pool_;
+  std::atomic<uint64_t> kernel_enqueues_{0};
   std::mutex mu_;  // kernels' arguments and the queue's order
   std::mutex build_mu_;
   std::map<std::string, cl_program, std::less<>> programs_;                          // by program name

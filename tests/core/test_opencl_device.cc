@@ -21,6 +21,9 @@
 #include "core/runtime/device_set.h"
 #include "core/runtime/executor.h"
 #include "core/runtime/resource_mgr.h"
+#include "core/runtime/session.h"
+#include "core/saved_model.h"
+#include "kernels/opencl/opencl_device.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -581,6 +584,52 @@ void test_eager_ops_on_the_device(void** state) {
   assert_string_equal(placed->type().c_str(), "CPU");
 }
 
+// A SavedModel loaded in a session whose default device is the OpenCL device: the signature's
+// function call places its body there (kernels are enqueued on the device), and the result is
+// the CPU's.
+void test_saved_model_on_the_device(void** state) {
+  (void)state;
+  const std::string dir = std::string(GRAFT_CONFORMANCE_DIR) + "/savedmodels/keras_export_mlp_tf221";
+  if (!std::filesystem::exists(dir)) {
+    print_message("%s not found: skipped (no ../shared/conformance)\n", dir.c_str());
+    skip();
+  }
+  const std::string device = OpenClDeviceName();
+  auto* ocl = dynamic_cast<opencl::OpenClDevice*>(
+      DeviceSet::Process().Find(device.find("GPU") != std::string::npos ? "GPU" : "OPENCL", 0));
+  assert_non_null(ocl);
+  Tensor results[2];
+  for (int on_device = 0; on_device < 2; ++on_device) {
+    Graph g;
+    SessionOptions options;
+    options.num_threads = 1;
+    if (on_device) options.placement.default_device = device;
+    Session session(&g, options);
+    std::unique_ptr<SavedModel> model;
+    Status s = SavedModel::Load(dir, {}, &g, &session, &model);
+    if (!s.ok()) print_error("%s\n", s.message().c_str());
+    assert_true(s.ok());
+    const Signature* sig = model->FindSignature("serving_default");
+    assert_non_null(sig);
+    std::vector<int64_t> dims;
+    for (int64_t d : sig->inputs[0].shape.dims()) dims.push_back(d < 0 ? 3 : d);
+    std::mt19937 rng(17);
+    Tensor x = Random(DType::kFloat32, dims, rng, -1, 1);
+    const uint64_t before = ocl->cl().kernel_enqueues();
+    std::vector<Tensor> out;
+    s = model->Run("serving_default", {{sig->inputs[0].key, x}}, {}, &out);
+    if (!s.ok()) print_error("%s\n", s.message().c_str());
+    assert_true(s.ok());
+    const uint64_t enqueued = ocl->cl().kernel_enqueues() - before;
+    print_message("%s: %llu OpenCL enqueues\n", on_device ? device.c_str() : "CPU",
+                  static_cast<unsigned long long>(enqueued));
+    if (on_device) assert_true(enqueued >= 3);  // MatMuls, BiasAdds, activations at least
+    else assert_int_equal(enqueued, 0);
+    results[on_device] = out[0];
+  }
+  ExpectClose(results[1], results[0], 1e-5, "SavedModel MLP");
+}
+
 // The programs built above went to the on-disk cache (GRAFT_CACHE_DIR, set by main to a fresh
 // directory), so the next process loads them instead of compiling.
 void test_programs_cached_on_disk(void** state) {
@@ -617,6 +666,7 @@ int main() {
       cmocka_unit_test(graft::test_mixed_graph),
       cmocka_unit_test(graft::test_errors_name_the_op),
       cmocka_unit_test(graft::test_eager_ops_on_the_device),
+      cmocka_unit_test(graft::test_saved_model_on_the_device),
       cmocka_unit_test(graft::test_programs_cached_on_disk),
   };
   const int failed = cmocka_run_group_tests(tests, nullptr, nullptr);
