@@ -121,23 +121,6 @@ Status CollectAssets(const Graftpb__MetaGraphDef* mg, std::vector<std::pair<std:
   return Status::Ok();
 }
 
-// A SignatureDef's inputs or outputs nest as one dict by key (the JSON of
-// core/saved_model_signature.h).
-std::string KeyedStructure(const std::vector<SignatureTensor>& tensors) {
-  std::string s = "{\"structure\":{\"dict\":{";
-  for (size_t i = 0; i < tensors.size(); ++i) {
-    if (i) s.push_back(',');
-    s.push_back('"');
-    for (char c : tensors[i].key) {
-      if (c == '"' || c == '\\') s.push_back('\\');
-      if (static_cast<unsigned char>(c) >= 0x20) s.push_back(c);
-    }
-    s.append(StrCat("\":{\"tensor\":", i, "}"));
-  }
-  s.append("}}}");
-  return s;
-}
-
 Tensor StringScalar(std::string s) {
   Tensor t;
   (void)Tensor::FromStrings({}, {std::move(s)}, &t);
@@ -268,7 +251,7 @@ Status SavedModel::Load(const std::string& dir, std::vector<std::string> tags, G
     auto by_key = [](const SignatureTensor& a, const SignatureTensor& b) { return a.key < b.key; };
     std::sort(sig.inputs.begin(), sig.inputs.end(), by_key);
     std::sort(sig.outputs.begin(), sig.outputs.end(), by_key);
-    for (int io = 0; io < 2; ++io) sig.structure[io] = KeyedStructure(io == 0 ? sig.inputs : sig.outputs);
+    for (int io = 0; io < 2; ++io) sig.structure[io] = SignatureDefStructure(io == 0 ? sig.inputs : sig.outputs);
     model->signatures_.push_back(std::move(sig));
   }
   std::sort(model->signatures_.begin(), model->signatures_.end(),

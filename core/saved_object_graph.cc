@@ -633,6 +633,17 @@ class ObjectGraphRestorer {
 
 }  // namespace
 
+std::string SignatureDefStructure(const std::vector<SignatureTensor>& tensors) {
+  std::string s = "{\"structure\":{\"dict\":{";
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (i) s.push_back(',');
+    AppendJsonString(&s, tensors[i].key);
+    s.append(StrCat(":{\"tensor\":", i, "}"));
+  }
+  s.append("}}}");
+  return s;
+}
+
 Status RestoreSavedObjectGraph(const Graftpb__MetaGraphDef* mg, const std::string& dir,
                                const std::string& checkpoint_prefix, Graph* graph, Session* session,
                                std::vector<SavedObject>* objects, std::vector<Signature>* functions) {

@@ -50,6 +50,10 @@ struct SavedObject {
   std::string asset_path;      // kAsset: the file under the model's assets/
 };
 
+// How a SignatureDef's inputs or outputs nest: one dict by key, in the JSON of
+// core/saved_model_signature.h (written by the same writer as the functions' structures).
+std::string SignatureDefStructure(const std::vector<SignatureTensor>& tensors);
+
 // Restores the object graph of mg (already imported into graph, its checkpoint at
 // checkpoint_prefix restored through session; an empty prefix when the model has no
 // variables): fills *objects (empty when the MetaGraph has no object graph) and *functions
