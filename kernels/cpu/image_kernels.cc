@@ -65,7 +65,7 @@ std::vector<int64_t> NearestTaps(int64_t out, int64_t in, float scale, const Res
   return taps;
 }
 
-// The checks of a resize's images (4-D, non-empty) and size (two positive int32s).
+// The checks of a resize's images (4-D) and size (two positive int32s).
 Status ReadResizeInputs(const Tensor& images, const Tensor& size, const char* what, int64_t* out_h, int64_t* out_w) {
   if (images.rank() != 4) return errors::InvalidArgument(what, " must be 4-dimensional", ShapeText(images.dims()));
   if (size.rank() != 1) return errors::InvalidArgument("shape_t must be 1-dimensional", ShapeText(size.dims()));
@@ -77,6 +77,14 @@ Status ReadResizeInputs(const Tensor& images, const Tensor& size, const char* wh
   return Status::Ok();
 }
 
+// The forward resizes' inputs: ReadResizeInputs, and images with channels and pixels.
+Status ReadForwardResizeInputs(const Tensor& images, const Tensor& size, int64_t* out_h, int64_t* out_w) {
+  GRAFT_RETURN_IF_ERROR(ReadResizeInputs(images, size, "input", out_h, out_w));
+  if (images.dim(3) <= 0) return errors::InvalidArgument("image must have at least one channel");
+  if (images.dim(1) == 0 || images.dim(2) == 0) return errors::InvalidArgument("input image must be of non-zero size");
+  return Status::Ok();
+}
+
 template <typename T>
 class ResizeBilinearKernel : public OpKernel {
  public:
@@ -85,11 +93,9 @@ class ResizeBilinearKernel : public OpKernel {
   Status Compute(OpKernelContext& ctx) const override {
     const Tensor& images = ctx.input(0);
     int64_t oh, ow;
-    GRAFT_RETURN_IF_ERROR(ReadResizeInputs(images, ctx.input(1), "input", &oh, &ow));
+    GRAFT_RETURN_IF_ERROR(ReadForwardResizeInputs(images, ctx.input(1), &oh, &ow));
     const Dims& d = images.dims();
     const int64_t n = d[0], ih = d[1], iw = d[2], c = d[3];
-    if (c <= 0) return errors::InvalidArgument("image must have at least one channel");
-    if (ih == 0 || iw == 0) return errors::InvalidArgument("input image must be of non-zero size");
     const auto ys = BilinearTaps(oh, ih, attrs_.Scale(ih, oh), attrs_.half_pixel_centers);
     const auto xs = BilinearTaps(ow, iw, attrs_.Scale(iw, ow), attrs_.half_pixel_centers);
     Tensor* out = nullptr;
@@ -128,11 +134,9 @@ class ResizeNearestNeighborKernel : public OpKernel {
   Status Compute(OpKernelContext& ctx) const override {
     const Tensor& images = ctx.input(0);
     int64_t oh, ow;
-    GRAFT_RETURN_IF_ERROR(ReadResizeInputs(images, ctx.input(1), "input", &oh, &ow));
+    GRAFT_RETURN_IF_ERROR(ReadForwardResizeInputs(images, ctx.input(1), &oh, &ow));
     const Dims& d = images.dims();
     const int64_t n = d[0], ih = d[1], iw = d[2], c = d[3];
-    if (c <= 0) return errors::InvalidArgument("image must have at least one channel");
-    if (ih == 0 || iw == 0) return errors::InvalidArgument("input image must be of non-zero size");
     const auto ys = NearestTaps(oh, ih, attrs_.Scale(ih, oh), attrs_);
     const auto xs = NearestTaps(ow, iw, attrs_.Scale(iw, ow), attrs_);
     Tensor* out = nullptr;
@@ -305,11 +309,9 @@ class ResizeBicubicKernel : public OpKernel {
   Status Compute(OpKernelContext& ctx) const override {
     const Tensor& images = ctx.input(0);
     int64_t oh, ow;
-    GRAFT_RETURN_IF_ERROR(ReadResizeInputs(images, ctx.input(1), "input", &oh, &ow));
+    GRAFT_RETURN_IF_ERROR(ReadForwardResizeInputs(images, ctx.input(1), &oh, &ow));
     const Dims& d = images.dims();
     const int64_t n = d[0], ih = d[1], iw = d[2], c = d[3];
-    if (c <= 0) return errors::InvalidArgument("image must have at least one channel");
-    if (ih == 0 || iw == 0) return errors::InvalidArgument("input image must be of non-zero size");
     const auto ys = BicubicTaps(oh, ih, attrs_.Scale(ih, oh), attrs_.half_pixel_centers);
     const auto xs = BicubicTaps(ow, iw, attrs_.Scale(iw, ow), attrs_.half_pixel_centers);
     Tensor* out = nullptr;
