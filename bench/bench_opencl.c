@@ -8,6 +8,8 @@
  *   bench_opencl [--device /device:GPU:0] [--large] [--quick]
  *
  * Cases:
+ *   - first runs: the process's first AddV2 and MatMul runs on each device (the device's
+ *     programs built or loaded from the disk cache; CLBlast's GEMM compiled), in ms.
  *   - latency: a 1-element AddV2 run (feed, launch, finish, fetch), per run; a chain of 100
  *     1-element AddV2, per op (the run's time / 100: what each further tiny op costs, launch
  *     and the executor's step included).
@@ -185,6 +187,41 @@ static void bench_latency(void) {
     graft_graph_free(g);
   }
   graft_tensor_free(xt);
+}
+
+/* The first runs in the process, before anything else touched the device: a 64-element AddV2
+ * (Graft's elementwise program: built, or loaded from the disk cache) and a 64x64 MatMul
+ * (CLBlast compiles its GEMM kernels for the device and precision on first use, once per
+ * process: it keeps no disk cache), against a second run of each. */
+static void bench_first_runs(void) {
+  int64_t dims[2] = {64, 64};
+  float *v = calloc(64 * 64, sizeof(float));
+  for (int k = 0; k < 2; ++k) {
+    int is_mm = k == 1;
+    graft_tensor *xt = tensor(dims, is_mm ? 2 : 1, v);
+    graft_graph *g = NULL;
+    CHECK(graft_graph_new(&g));
+    graft_op *x = placeholder(g, dims, is_mm ? 2 : 1);
+    graft_op *yd = is_mm ? op(g, "MatMul", x, x, device) : add_chain(g, x, 1, device);
+    graft_op *yc = is_mm ? op(g, "MatMul", x, x, NULL) : add_chain(g, x, 1, NULL);
+    struct runner d = runner_new(g, x, yd, xt), c = runner_new(g, x, yc, xt);
+    double t0 = now_ns();
+    graft_tensor_free(run_once(&d));
+    double first_d = now_ns() - t0;
+    t0 = now_ns();
+    graft_tensor_free(run_once(&c));
+    double first_c = now_ns() - t0;
+    double second_d = round_ns(&d, 1), second_c = round_ns(&c, 1);
+    char label[96], note[96];
+    snprintf(label, sizeof label, "first %s run in the process (ms)", is_mm ? "64x64 MatMul" : "64-element AddV2");
+    snprintf(note, sizeof note, "(second run: %.3f / %.3f ms)", second_d / 1e6, second_c / 1e6);
+    row(label, first_d / 1e6, first_c / 1e6, first_c / first_d, note);
+    runner_free(&d);
+    runner_free(&c);
+    graft_graph_free(g);
+    graft_tensor_free(xt);
+  }
+  free(v);
 }
 
 /* X <- X B, `chain` times, n x n; B scaled so that values stay near 1. */
@@ -367,6 +404,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   printf("%-50s %12s %12s %9s\n", "case", device, "CPU", "ratio");
+  bench_first_runs();
   bench_latency();
   bench_matmul(512, 4);
   bench_matmul(1024, 4);

@@ -225,7 +225,7 @@ Status Context::ExecuteEager(const OpCall& op, std::vector<Value>* outputs, Kern
   if (device != &device_) {
     // Another device: inputs there, outputs back (eager values live in host memory).
     for (size_t i = 0; i < n; ++i) {
-      if (!OnHostOnly(inputs[i].dtype())) {
+      if (!OnHostOnly(inputs[i].dtype()) && !ck->kernel->HostMemoryInput(static_cast<int>(i))) {
         Status st = device->CopyFromHost(inputs[i], &inputs[i]);
         if (!st.ok()) return st.WithContext(StrCat(op.type, " op: copying input ", i, " to ", device->name()));
       }

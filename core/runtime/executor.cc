@@ -282,9 +282,12 @@ Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, co
   for (const Step& s : exe->steps_) {
     for (int i = 0; i < s.num_outputs; ++i) exe->slot_device_[static_cast<size_t>(s.first_output + i)] = s.device;
   }
+  exe->host_ = devices.cpu();
   for (Step& s : exe->steps_) {
-    for (int from : s.inputs) {
-      s.transfer.push_back(exe->slot_device_[static_cast<size_t>(from)] != s.device);
+    for (size_t i = 0; i < s.inputs.size(); ++i) {
+      const bool on_host = !IsHost(s.device) && s.kernel->HostMemoryInput(static_cast<int>(i));
+      s.host_input.push_back(on_host);
+      s.transfer.push_back(exe->slot_device_[static_cast<size_t>(s.inputs[i])] != (on_host ? exe->host_ : s.device));
       s.any_transfer = s.any_transfer || s.transfer.back();
     }
   }
@@ -349,10 +352,11 @@ Status Executor::RunStep(const Step& step, std::vector<Tensor>& slots, ResourceM
     }
     if (step.transfer[i]) {
       Device* from = slot_device_[static_cast<size_t>(step.inputs[i])];
-      Status moved = Transfer(*inputs[i], from, step.device, &derefs[i]);
+      Device* to = step.host_input[i] ? host_ : step.device;
+      Status moved = Transfer(*inputs[i], from, to, &derefs[i]);
       if (!moved.ok()) {
         return Status(moved.code(), StrCat(Where(n), ": copying input ", i, " from ", from->name(), " to ",
-                                           step.device->name(), ": ", moved.message()));
+                                           to->name(), ": ", moved.message()));
       }
       inputs[i] = &derefs[i];
     }

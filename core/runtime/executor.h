@@ -61,7 +61,8 @@ class Executor {
     std::unique_ptr<OpKernel> kernel;
     Device* device = nullptr;         // where the kernel runs
     std::vector<int> inputs;          // slot per input
-    std::vector<uint8_t> transfer;    // input i lives on another device: copied for this step
+    std::vector<uint8_t> transfer;    // input i lives elsewhere than where the kernel reads it: copied
+    std::vector<uint8_t> host_input;  // input i is read in host memory (OpKernel::HostMemoryInput)
     bool any_transfer = false;
     std::vector<bool> deref;              // input i reads a reference's current value
     bool any_deref = false;
@@ -85,6 +86,7 @@ class Executor {
 
   std::vector<Step> steps_;
   std::vector<Device*> slot_device_;   // where each slot's value lives (fed values: the CPU)
+  Device* host_ = nullptr;             // the CPU device, where host-memory inputs are read
   int num_slots_ = 0;
   std::vector<int> feed_slots_;
   std::vector<DType> feed_types_;

@@ -64,6 +64,11 @@ class OpKernel {
   const Node& node() const { return *node_; }
   // Cheap kernels run on the thread that made them ready instead of being handed off.
   virtual bool IsCheap() const { return false; }
+  // Input i is read on the host whatever device the kernel runs on (TensorFlow's HostMemory):
+  // the small inputs that shape a result (a reshape's sizes, axes, a slice's begin). The
+  // executor and eager execution leave such an input in host memory instead of copying it to
+  // the kernel's device, so the kernel reads it without waiting for the device.
+  virtual bool HostMemoryInput(int /*i*/) const { return false; }
   // Called once by MakeFactory after construction; kernels with attrs to read define their
   // own (hiding this one).
   Status Init() { return Status::Ok(); }

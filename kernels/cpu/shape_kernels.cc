@@ -23,21 +23,11 @@ namespace {
 // ---------------------------------------------------------------------------------------
 // Helpers.
 
-void ReleaseHeldBuffer(void*, size_t, void* arg) { delete static_cast<std::shared_ptr<TensorBuffer>*>(arg); }
-
 // A tensor with in's elements and other dims (of the same element count): a view of in's
-// buffer, which the view keeps alive. Strings are copied.
+// buffer, shared, whatever device holds it. Strings are copied.
 Status ShareWithDims(const Tensor& in, const Dims& dims, Tensor* out) {
   if (in.dtype() == DType::kString) return Tensor::FromStrings(dims, in.strings(), out);
-  if (in.byte_size() == 0) return Tensor::Allocate(in.dtype(), dims, out);
-  if (in.dims() == dims) {
-    *out = in;
-    return Status::Ok();
-  }
-  auto* hold = new std::shared_ptr<TensorBuffer>(in.buffer());
-  Status s = Tensor::Borrow(in.dtype(), dims, in.raw_data(), in.byte_size(), ReleaseHeldBuffer, hold, out);
-  if (!s.ok()) delete hold;
-  return s;
+  return Tensor::OnBuffer(in.dtype(), dims, in.buffer(), out);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -105,6 +95,7 @@ class ReshapeKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   bool IsCheap() const override { return true; }
+  bool HostMemoryInput(int i) const override { return i == 1; }
   Status Compute(OpKernelContext& ctx) const override {
     const Tensor& in = ctx.input(0);
     const Tensor& sizes = ctx.input(1);
@@ -154,6 +145,7 @@ class ExpandDimsKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   bool IsCheap() const override { return true; }
+  bool HostMemoryInput(int i) const override { return i == 1; }
   Status Compute(OpKernelContext& ctx) const override {
     const Tensor& in = ctx.input(0);
     const Tensor& dim_t = ctx.input(1);
@@ -413,6 +405,14 @@ class BroadcastGradientArgsKernel : public OpKernel {
 
 }  // namespace
 
+void RegisterShapeViewKernels(KernelRegistry& r, const char* device_type) {
+  for (auto& [op, factory] : {std::pair<const char*, KernelFactory>{"Reshape", MakeFactory<ReshapeKernel>()},
+                              {"ExpandDims", MakeFactory<ExpandDimsKernel>()},
+                              {"Squeeze", MakeFactory<SqueezeKernel>()}}) {
+    (void)r.Register(op, device_type, "", {}, factory);
+  }
+}
+
 void RegisterShapeKernels(KernelRegistry& r) {
   auto any = [&](const char* op, KernelFactory f) { (void)r.Register(op, kDeviceCpu, "", {}, std::move(f)); };
   for (const char* op : {"Shape", "ShapeN"}) {
@@ -420,9 +420,7 @@ void RegisterShapeKernels(KernelRegistry& r) {
   }
   RegisterTypes<SizeKernel, int32_t, int64_t>(r, "Size", "out_type");
   any("Rank", MakeFactory<RankKernel>());
-  any("Reshape", MakeFactory<ReshapeKernel>());
-  any("ExpandDims", MakeFactory<ExpandDimsKernel>());
-  any("Squeeze", MakeFactory<SqueezeKernel>());
+  RegisterShapeViewKernels(r, kDeviceCpu);
   RegisterAllTypes<FillKernel>(r, "Fill");
   RegisterTypes<RangeKernel, int32_t, int64_t, float, double>(r, "Range", "Tidx");
   RegisterTypes<ConstLike<0>::Kernel, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,

@@ -113,11 +113,15 @@ void RegisterStructureKernels(KernelRegistry& r) {
   add("Placeholder", MakeFactory<PlaceholderKernel>());
   add("_Arg", MakeFactory<ArgKernel>());
   add("_Retval", MakeFactory<RetvalKernel>());
-  for (const char* op : {"Identity", "StopGradient", "PreventGradient", "Snapshot", "PlaceholderWithDefault", "IdentityN"}) {
-    add(op, MakeFactory<ForwardKernel>());
-  }
+  RegisterForwardKernels(r, kDeviceCpu);
   add("NoOp", MakeFactory<NoOpKernel>());
-  add("EnsureShape", MakeFactory<EnsureShapeKernel>());
+}
+
+void RegisterForwardKernels(KernelRegistry& r, const char* device_type) {
+  for (const char* op : {"Identity", "StopGradient", "PreventGradient", "Snapshot", "PlaceholderWithDefault", "IdentityN"}) {
+    (void)r.Register(op, device_type, "", {}, MakeFactory<ForwardKernel>());
+  }
+  (void)r.Register("EnsureShape", device_type, "", {}, MakeFactory<EnsureShapeKernel>());
 }
 
 }  // namespace graft::cpu

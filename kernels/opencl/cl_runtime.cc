@@ -255,6 +255,7 @@ Status ClContext::Write(cl_mem dst, const void* src, size_t bytes) {
 
 Status ClContext::Read(cl_mem src, void* dst, size_t bytes) {
   if (bytes == 0) return Status::Ok();
+  host_reads_.fetch_add(1, std::memory_order_relaxed);
   cl_event done = nullptr;
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -70,7 +70,6 @@ class ClBuffer final : public TensorBuffer {
   cl_mem mem_;
   size_t size_;
   std::shared_ptr<ClBufferPool> pool_;
-  std::atomic<uint64_t> kernel_enqueues_{0};
 };
 
 // The cl_mem of a tensor in OpenCL memory; kInvalidArgument naming `what` otherwise.
@@ -100,6 +99,9 @@ class ClContext {
   }
   // How many times kernels took the queue to enqueue work (tests check that ops ran here).
   uint64_t kernel_enqueues() const { return kernel_enqueues_.load(std::memory_order_relaxed); }
+  // How many copies to the host (each waits for the queue) there have been (tests check that
+  // a run waits only for its fetches).
+  uint64_t host_reads() const { return host_reads_.load(std::memory_order_relaxed); }
 
  private:
   explicit ClContext(ClDeviceInfo info) : info_(std::move(info)) {}
@@ -108,6 +110,7 @@ class ClContext {
   cl_command_queue queue_ = nullptr;
   std::shared_ptr<ClBufferPool> pool_;
   std::atomic<uint64_t> kernel_enqueues_{0};
+  std::atomic<uint64_t> host_reads_{0};
   std::mutex mu_;  // kernels' arguments and the queue's order
   std::mutex build_mu_;
   std::map<std::string, cl_program, std::less<>> programs_;                          // by program name

@@ -144,6 +144,7 @@ Status CopyView(OpKernelContext& ctx, OpenClDevice& device, const Dims& out_dims
 class TransposeKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
+  bool HostMemoryInput(int i) const override { return i == 1; }
   Status Compute(OpKernelContext& ctx) const override {
     OpenClDevice* device = nullptr;
     GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));
@@ -173,6 +174,7 @@ class TransposeKernel : public OpKernel {
 class SliceKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
+  bool HostMemoryInput(int i) const override { return i >= 1; }
   Status Compute(OpKernelContext& ctx) const override {
     OpenClDevice* device = nullptr;
     GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));
@@ -216,6 +218,7 @@ class StridedSliceKernel : public OpKernel {
     GRAFT_RETURN_IF_ERROR(cpu::GetAttr(node(), "new_axis_mask", &new_axis_mask_));
     return cpu::GetAttr(node(), "shrink_axis_mask", &shrink_axis_mask_);
   }
+  bool HostMemoryInput(int i) const override { return i >= 1; }
   Status Compute(OpKernelContext& ctx) const override {
     OpenClDevice* device = nullptr;
     GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));
@@ -246,6 +249,7 @@ class StridedSliceKernel : public OpKernel {
 class ConcatKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
+  bool HostMemoryInput(int i) const override { return i == node().num_inputs() - 1; }
   Status Compute(OpKernelContext& ctx) const override {
     OpenClDevice* device = nullptr;
     GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));
@@ -315,6 +319,7 @@ class GatherKernel : public OpKernel {
     if (node().attr("batch_dims") != nullptr) return cpu::GetAttr(node(), "batch_dims", &batch_dims_);
     return Status::Ok();
   }
+  bool HostMemoryInput(int i) const override { return i == 2; }
   Status Compute(OpKernelContext& ctx) const override {
     OpenClDevice* device = nullptr;
     GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));
@@ -407,6 +412,7 @@ Status FillWith(OpenClDevice& device, const Tensor& out, const void* value) {
 class FillKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
+  bool HostMemoryInput(int) const override { return true; }  // dims and the scalar value
   Status Compute(OpKernelContext& ctx) const override {
     OpenClDevice* device = nullptr;
     GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));

@@ -33,6 +33,7 @@ Status Convert(OpenClDevice& device, const char* name, const Tensor& in, const T
 class ComputeInFloat32Kernel : public OpKernel {
  public:
   ComputeInFloat32Kernel(const Node& node, std::unique_ptr<OpKernel> inner) : OpKernel(node), inner_(std::move(inner)) {}
+  bool HostMemoryInput(int i) const override { return inner_->HostMemoryInput(i); }
   Status Compute(OpKernelContext& ctx) const override {
     OpenClDevice* device = nullptr;
     GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));

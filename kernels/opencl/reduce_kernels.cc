@@ -121,6 +121,7 @@ class ReductionKernel : public OpKernel {
  public:
   ReductionKernel(const Node& node, ReduceOp op) : OpKernel(node), op_(op) {}
   Status Init() { return cpu::GetAttr(node(), "keep_dims", &keep_dims_); }
+  bool HostMemoryInput(int i) const override { return i == 1; }
   Status Compute(OpKernelContext& ctx) const override {
     OpenClDevice* device = nullptr;
     GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));

@@ -1,5 +1,6 @@
 #include "kernels/opencl/register.h"
 
+#include "kernels/cpu/register.h"
 #include "kernels/opencl/opencl_device.h"
 
 namespace graft::opencl {
@@ -11,6 +12,10 @@ void RegisterOpenCl(KernelRegistry& r) {
   RegisterReduceKernels(r);
   RegisterDataKernels(r);
   RegisterConvKernels(r);
+  for (const char* device : {kDeviceGpu, kDeviceOpenCl}) {  // the CPU's: they only pass buffers on
+    cpu::RegisterShapeViewKernels(r, device);
+    cpu::RegisterForwardKernels(r, device);
+  }
   RegisterFloat16Kernels(r);  // wraps the float32 kernels registered above
   RegisterOpenClDevices();
 }

@@ -408,6 +408,15 @@ void test_data_movement_agrees_with_cpu(void** state) {
                    {"shrink_axis_mask", AttrValue::Int(c.shrink_axis_mask)}};
       Compare("StridedSlice", {Random(dt, c.shape, rng, -9, 9), Ints(c.begin), Ints(c.end), Ints(c.strides)}, a, 0);
     }
+    // Views of the input's device buffer under other dims (the CPU's kernels).
+    AttrMap rs = {{"T", AttrValue::Type(dt)}, {"Tshape", AttrValue::Type(DType::kInt32)}};
+    Compare("Reshape", {Random(dt, {3, 4, 2}, rng, -9, 9), Ints({4, -1})}, rs, 0);
+    Compare("Reshape", {Random(dt, {0, 4}, rng, -9, 9), Ints({2, 0, 3})}, rs, 0);
+    AttrMap ed = {{"T", AttrValue::Type(dt)}, {"Tdim", AttrValue::Type(DType::kInt64)}};
+    Compare("ExpandDims", {Random(dt, {3, 4}, rng, -9, 9), Ints({-1}, DType::kInt64, true)}, ed, 0);
+    AttrMap sq = {{"T", AttrValue::Type(dt)}, {"squeeze_dims", AttrValue::IntList({0, 2})}};
+    Compare("Squeeze", {Random(dt, {1, 4, 1, 3}, rng, -9, 9)}, sq, 0);
+    Compare("Identity", {Random(dt, {5, 2}, rng, -9, 9)}, t, 0);
     Compare("ZerosLike", {Random(dt, {3, 7}, rng, -9, 9)}, t, 0);
     Compare("OnesLike", {Random(dt, {3, 7}, rng, -9, 9)}, t, 0);
     Compare("OnesLike", {Random(dt, {0}, rng, -9, 9)}, t, 0);
@@ -527,6 +536,65 @@ void test_mixed_graph(void** state) {
     results[on_device] = RunOp(g, out, {px, pw}, {x, w}, &placed);
   }
   ExpectClose(results[1], results[0], 1e-5, "mixed graph");
+}
+
+// The small inputs that shape a result (Reshape's sizes, Transpose's perm, Sum's axes, here
+// constants on the CPU) stay in host memory: a chain of device ops waits for the device once,
+// for its fetch, and a reshape is a view of its input's buffer (no kernel, no copy).
+void test_shape_inputs_stay_on_the_host(void** state) {
+  (void)state;
+  const std::string device = OpenClDeviceName();
+  auto* ocl = dynamic_cast<opencl::OpenClDevice*>(
+      DeviceSet::Process().Find(device.find("GPU") != std::string::npos ? "GPU" : "OPENCL", 0));
+  assert_non_null(ocl);
+  std::mt19937 rng(29);
+  Tensor x = Random(DType::kFloat32, {6, 8}, rng, -1, 1), w = Random(DType::kFloat32, {8, 4}, rng, -1, 1);
+  Tensor results[2];
+  for (int on_device = 0; on_device < 2; ++on_device) {
+    const std::string dev = on_device ? device : "";
+    Graph g;
+    Node* px = Placeholder(g, "x", DType::kFloat32);
+    Node* pw = Placeholder(g, "w", DType::kFloat32);
+    auto constant = [&](const std::string& name, std::vector<int64_t> v) {
+      return Op(g, "Const", name, {}, "", {{"dtype", AttrValue::Type(DType::kInt32)}, {"value", AttrValue::TensorValue(Ints(v))}});
+    };
+    AttrMap f = {{"T", AttrValue::Type(DType::kFloat32)}};
+    AttrMap mm = {{"T", AttrValue::Type(DType::kFloat32)}, {"transpose_a", AttrValue::Bool(false)},
+                  {"transpose_b", AttrValue::Bool(false)}};
+    Node* y = Op(g, "MatMul", "y", {{px, 0}, {pw, 0}}, dev, mm);
+    Node* r = Op(g, "Reshape", "r", {{y, 0}, {constant("shape", {3, 2, 4}), 0}}, dev,
+                 {{"T", AttrValue::Type(DType::kFloat32)}, {"Tshape", AttrValue::Type(DType::kInt32)}});
+    Node* t = Op(g, "Transpose", "t", {{r, 0}, {constant("perm", {2, 0, 1}), 0}}, dev,
+                 {{"T", AttrValue::Type(DType::kFloat32)}, {"Tperm", AttrValue::Type(DType::kInt32)}});
+    Node* sum = Op(g, "Sum", "sum", {{t, 0}, {constant("axes", {1}), 0}}, dev,
+                   {{"T", AttrValue::Type(DType::kFloat32)}, {"Tidx", AttrValue::Type(DType::kInt32)},
+                    {"keep_dims", AttrValue::Bool(false)}});
+    Node* out = Op(g, "Relu", "out", {{sum, 0}}, dev, f);
+    std::unique_ptr<DeviceSet> devices = DeviceSet::FromRegistry();
+    RewriteOptions rewrites;
+    rewrites.constant_folding = false;
+    std::unique_ptr<Executor> exe;
+    assert_true(Executor::Create(g, {{px, 0}, {pw, 0}}, {{out, 0}}, {}, *devices, rewrites, &exe).ok());
+    if (on_device) {
+      for (const char* name : {"y", "r", "t", "sum", "out"}) {
+        assert_string_equal(exe->PlacementOf(name)->type().c_str(), ocl->type().c_str());
+      }
+    }
+    ResourceMgr resources;
+    std::vector<Tensor> fetched;
+    const uint64_t reads = ocl->cl().host_reads(), enqueues = ocl->cl().kernel_enqueues();
+    Status s = exe->Run({x, w}, &resources, nullptr, &fetched, nullptr);
+    if (!s.ok()) print_error("%s\n", s.message().c_str());
+    assert_true(s.ok());
+    const uint64_t waited = ocl->cl().host_reads() - reads, enqueued = ocl->cl().kernel_enqueues() - enqueues;
+    print_message("%s: %llu waits, %llu enqueues\n", on_device ? device.c_str() : "CPU",
+                  static_cast<unsigned long long>(waited), static_cast<unsigned long long>(enqueued));
+    // MatMul, Transpose, Sum, Relu; the Reshape none; one wait, for the fetch.
+    assert_int_equal(waited, on_device ? 1 : 0);
+    assert_int_equal(enqueued, on_device ? 4 : 0);
+    results[on_device] = fetched[0];
+  }
+  ExpectClose(results[1], results[0], 1e-5, "MatMul-Reshape-Transpose-Sum-Relu");
 }
 
 void test_errors_name_the_op(void** state) {
@@ -664,6 +732,7 @@ int main() {
       cmocka_unit_test(graft::test_conv2d_agrees_with_cpu),
       cmocka_unit_test(graft::test_16bit_floats_agree_with_cpu),
       cmocka_unit_test(graft::test_mixed_graph),
+      cmocka_unit_test(graft::test_shape_inputs_stay_on_the_host),
       cmocka_unit_test(graft::test_errors_name_the_op),
       cmocka_unit_test(graft::test_eager_ops_on_the_device),
       cmocka_unit_test(graft::test_saved_model_on_the_device),
