@@ -13,7 +13,7 @@
  *     owned copies, so that no proxy points into another object's memory;
  *   - names: methods and fields are lowerCamelCase (to_floats -> toFloats);
  *   - the idiomatic additions of bindings/java/src/graft/ (Function.trace with lambdas,
- *     HostFunctions, fluent OpBuilder/OpCall, equals/hashCode/toString) are spliced into the
+ *     HostFunctions, fluent OpBuilder/OpCall, Session.Options, equals/hashCode/toString) are spliced into the
  *     proxies below; the classes they use are hand-written in that directory.
  */
 
@@ -312,7 +312,7 @@ static jobjectArray graft_java_strings(JNIEnv *jenv, const std::vector<std::stri
 
 namespace graft {
 class Tensor; class Output; class Operation; class Shape; class Value; class TensorSpec;
-class CollectionItem; class Signature; class SignatureTensor;
+class CollectionItem; class Signature; class SignatureTensor; class DeviceInfo;
 }
 
 GRAFT_JAVA_LIST(graft::Tensor, Tensor, TensorVector)
@@ -324,6 +324,7 @@ GRAFT_JAVA_LIST(graft::TensorSpec, TensorSpec, TensorSpecVector)
 GRAFT_JAVA_LIST(graft::CollectionItem, CollectionItem, CollectionItemVector)
 GRAFT_JAVA_LIST(graft::Signature, Signature, SignatureVector)
 GRAFT_JAVA_LIST(graft::SignatureTensor, SignatureTensor, SignatureTensorVector)
+GRAFT_JAVA_LIST(graft::DeviceInfo, DeviceInfo, DeviceInfoVector)
 GRAFT_JAVA_LIST(std::vector<std::string>, java.util.List<String>, StringVectorVector)
 GRAFT_JAVA_LIST(std::vector<graft::Output>, java.util.List<Output>, OutputVectorVector)
 
@@ -366,6 +367,17 @@ GRAFT_JAVA_LIST(std::vector<graft::Output>, java.util.List<Output>, OutputVector
 %javamethodmodifiers graft::Graph::push_device_function "private";
 %javamethodmodifiers graft::Graph::push_device "private";
 %javamethodmodifiers graft::Graph::pop_device "private";
+
+/* The machine's devices (Graft.listDevices()): DeviceInfo is a copy, read through its getters
+ * (getName(), getDeviceType(), ..., getComputeUnits()). */
+%immutable graft::DeviceInfo::name;
+%immutable graft::DeviceInfo::device_type;
+%immutable graft::DeviceInfo::model;
+%immutable graft::DeviceInfo::vendor;
+%immutable graft::DeviceInfo::driver;
+%immutable graft::DeviceInfo::memory_bytes;
+%immutable graft::DeviceInfo::compute_units;
+%javamethodmodifiers graft::list_devices "";
 
 /* Context.hostFunctionCall(token, inputs, DType.FLOAT32, ...): output dtypes as varargs. */
 %typemap(jstype) const std::vector<int> &tout "int..."
@@ -609,6 +621,91 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
 
 %extend graft::Session {
 %proxycode %{
+  /**
+   * A session of graph with options: {@code new Session(g, new Session.Options()
+   * .defaultDevice("/device:OPENCL:0").strictPlacement(true))}. Throws GraftException
+   * (GRAFT_EINVAL) for a default device that does not parse.
+   */
+  public Session(Graph graph, Options options) {
+    this(graph, options.numThreads, options.trackMemory, options.disabledRewrites, options.defaultDevice,
+         options.strictPlacement);
+  }
+
+  /**
+   * How a Session runs (graft_session_options); each setter returns the options. The defaults:
+   * a thread per core, no memory tracking, every rewrite on, no default device, soft placement.
+   */
+  public static final class Options {
+    private int numThreads;
+    private boolean trackMemory;
+    private long disabledRewrites;
+    private String defaultDevice = "";
+    private boolean strictPlacement;
+
+    /** Threads running ops; 0 (the default) for one per core. */
+    public Options numThreads(int numThreads) {
+      this.numThreads = numThreads;
+      return this;
+    }
+
+    /** Whether runs measure their peak memory (Session.lastPeakBytes). */
+    public Options trackMemory(boolean trackMemory) {
+      this.trackMemory = trackMemory;
+      return this;
+    }
+
+    /** The graph rewrites turned off: graft_swig.GRAFT_REWRITE_* bits. */
+    public Options disabledRewrites(long disabledRewrites) {
+      this.disabledRewrites = disabledRewrites;
+      return this;
+    }
+
+    /**
+     * The device of the ops that name none ("/device:OPENCL:0", "/GPU:0"; "" or null for the
+     * CPU): ops with no kernel there, or with state or strings, stay on the CPU.
+     */
+    public Options defaultDevice(String defaultDevice) {
+      this.defaultDevice = defaultDevice == null ? "" : defaultDevice;
+      return this;
+    }
+
+    /**
+     * Strict placement: an op whose own device is one this process lacks, or has no kernel for
+     * it, fails the run (GraftException GRAFT_EINVAL naming the op and the device) instead of
+     * running on the CPU (soft placement, the default, as TensorFlow's).
+     */
+    public Options strictPlacement(boolean strictPlacement) {
+      this.strictPlacement = strictPlacement;
+      return this;
+    }
+
+    public int numThreads() {
+      return numThreads;
+    }
+
+    public boolean trackMemory() {
+      return trackMemory;
+    }
+
+    public long disabledRewrites() {
+      return disabledRewrites;
+    }
+
+    public String defaultDevice() {
+      return defaultDevice;
+    }
+
+    public boolean strictPlacement() {
+      return strictPlacement;
+    }
+
+    @Override
+    public String toString() {
+      return "Session.Options(numThreads=" + numThreads + ", trackMemory=" + trackMemory + ", disabledRewrites="
+          + disabledRewrites + ", defaultDevice=\"" + defaultDevice + "\", strictPlacement=" + strictPlacement + ")";
+    }
+  }
+
   /** Runs the graph for fetches, with no feeds. */
   public java.util.List<Tensor> run(java.util.List<Output> fetches) {
     return run(fetches, java.util.List.of(), java.util.List.of(), java.util.List.of());
@@ -623,6 +720,32 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
       values.add(e.getValue());
     }
     return run(fetches, keys, values, java.util.List.of());
+  }
+%}
+}
+
+%extend graft::DeviceInfo {
+%proxycode %{
+  @Override
+  public boolean equals(Object other) {
+    if (this == other) return true;
+    if (!(other instanceof DeviceInfo) || isClosed() || ((DeviceInfo) other).isClosed()) return false;
+    DeviceInfo d = (DeviceInfo) other;
+    return getName().equals(d.getName()) && getDeviceType().equals(d.getDeviceType()) && getModel().equals(d.getModel())
+        && getVendor().equals(d.getVendor()) && getDriver().equals(d.getDriver())
+        && getMemoryBytes() == d.getMemoryBytes() && getComputeUnits() == d.getComputeUnits();
+  }
+
+  @Override
+  public int hashCode() {
+    return isClosed() ? 0 : getName().hashCode();
+  }
+
+  @Override
+  public String toString() {
+    if (isClosed()) return "DeviceInfo(closed)";
+    return "DeviceInfo(" + getName() + ", " + getDeviceType() + ", model=\"" + getModel() + "\", vendor=\"" + getVendor()
+        + "\", driver=\"" + getDriver() + "\", memoryBytes=" + getMemoryBytes() + ", computeUnits=" + getComputeUnits() + ")";
   }
 %}
 }

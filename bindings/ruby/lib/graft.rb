@@ -20,6 +20,9 @@
 #   tape = Graft.gradient_tape { |t| t.watch(x); y = Graft.default_context.op(:Mul, x, x) }
 #   tape.gradient(y, x).value                     # => 6.0
 #
+#   Graft.devices.map(&:device_type)              # => ["CPU", "OPENCL"]
+#   Graft::Session.new(g, default_device: "/device:OPENCL:0", strict_placement: true)
+#
 # The classes of the graph API (Graph, Operation, Output, Session, Shape, Tensor) and of eager
 # execution (Context, Value) are the extension's own, reopened here; Function,
 # ConcreteFunction and HostFunction are Ruby classes that keep their callbacks alive for as
@@ -32,6 +35,7 @@ require_relative "graft/errors"
 require_relative "graft/dtypes"
 require_relative "graft/tensor"
 require_relative "graft/graph"
+require_relative "graft/device"
 require_relative "graft/eager"
 require_relative "graft/callbacks"
 require_relative "graft/function"

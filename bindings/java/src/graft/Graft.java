@@ -14,6 +14,31 @@ public final class Graft {
   }
 
   /**
+   * The devices of this machine (graft_device_list, as TensorFlow's list_physical_devices): the
+   * CPU first, then each registered device type's devices (the OpenCL devices: "GPU" for GPUs
+   * and accelerators, "OPENCL" for CPU OpenCL devices such as PoCL; GRAFT_OPENCL=0 hides them),
+   * in the order a session numbers them. Finding them may start the OpenCL runtime (tens of
+   * milliseconds the first time in a process). Each DeviceInfo is a copy, read through its
+   * getters (getName(), getDeviceType(), getModel(), getVendor(), getDriver(), getMemoryBytes(),
+   * getComputeUnits()).
+   */
+  public static java.util.List<DeviceInfo> listDevices() {
+    return graft_swig.list_devices();
+  }
+
+  /** The devices of type deviceType ("CPU", "GPU", "OPENCL"), in listDevices() order. */
+  public static java.util.List<DeviceInfo> listDevices(String deviceType) {
+    java.util.List<DeviceInfo> out = new java.util.ArrayList<>();
+    for (DeviceInfo d : listDevices()) {
+      if (d.getDeviceType().equals(deviceType))
+        out.add(d);
+      else
+        d.close();
+    }
+    return out;
+  }
+
+  /**
    * How many C++ objects owned by Java proxies are not freed yet (closed, or collected and
    * cleaned): a diagnostic for leaks.
    */

@@ -315,8 +315,14 @@ module Graft
 
     # A session running graph; threads 0 uses one per core. A graph whose host functions are
     # Ruby blocks needs threads: 1 if it has many ops: Ruby cannot run on Graft's workers.
-    def initialize(graph, threads: 0, track_memory: false)
-      native_initialize(graph, threads, track_memory)
+    #
+    # default_device ("/device:OPENCL:0", a name from Graft.devices) is the device of the ops
+    # that name none (ops with no kernel there, or with state or strings, stay on the CPU); one
+    # that does not parse raises Graft::InvalidArgumentError. With strict_placement: true an op
+    # whose own device is missing, or has no kernel for it, fails the run with
+    # Graft::InvalidArgumentError naming the op and the device, instead of running on the CPU.
+    def initialize(graph, threads: 0, track_memory: false, default_device: nil, strict_placement: false)
+      native_initialize(graph, threads, track_memory, 0, default_device.to_s, strict_placement ? true : false)
     end
 
     # Runs the graph: fetches is an Output (or Operation) or an Array of them; feeds maps
