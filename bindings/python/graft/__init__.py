@@ -43,6 +43,7 @@ from graft.registries import RegisterGradient, NoGradient, NotDifferentiable, Re
 from graft.gradients_impl import gradients, UnconnectedGradients
 from graft.session import Session, InteractiveSession, get_default_session
 from graft import saved_model
+from graft import autograph
 from graft import lookup
 from graft import optimizers
 from graft import config

@@ -67,9 +67,11 @@ class TensorArray:
                 while size <= index:
                     handle = _fw.apply_op("TensorListPushBack", [handle, value], {"element_dtype": self._dtype})[0]
                     size += 1
+        attrs = {"element_dtype": self._dtype}
+        if self._dynamic_size and size is None:
+            attrs["resize_if_index_out_of_bounds"] = True  # an index known when the op runs grows the list
         index = convert_to_tensor(index, dtype=_dtypes.int32)
-        out = _fw.apply_op("TensorListSetItem", [handle, index, value], {"element_dtype": self._dtype},
-                           name=name)[0]
+        out = _fw.apply_op("TensorListSetItem", [handle, index, value], attrs, name=name)[0]
         return self._new(out, size)
 
     def read(self, index, name=None):

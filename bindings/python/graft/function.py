@@ -191,7 +191,7 @@ class _TraceBody(_c.TraceBody):
                     leaves.append(variables._TracedVariable(t, self._call.tensors[ti - 1]) if kind == "V" else t)
             py_args, py_kwargs = nest.pack(self._call.treedef, leaves)
             with _fw.tracing_scope():
-                result = function._python_function(*py_args, **py_kwargs)
+                result = function._traced_callable()(*py_args, **py_kwargs)
             out_leaves, out_treedef = nest.flatten_with_treedef(result)
             kinds = []
             for leaf in out_leaves:
@@ -389,6 +389,7 @@ class Function(_types.GenericFunction):
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         self._autograph = autograph
+        self._converted = None  # what traces call: the AutoGraph-converted function (made once)
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
         if jit_compile:
             raise ValueError("jit_compile=True needs XLA, which Graft does not have")
@@ -420,6 +421,16 @@ class Function(_types.GenericFunction):
     @property
     def python_function(self):
         return self._python_function
+
+    def _traced_callable(self):
+        fn = self._converted
+        if fn is None:
+            fn = self._python_function
+            if self._autograph:
+                from graft.autograph import conversion
+                fn = conversion.convert_callable(fn)
+            self._converted = fn
+        return fn
 
     @property
     def input_signature(self):
