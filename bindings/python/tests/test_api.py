@@ -313,7 +313,8 @@ def test_side_effects_run_in_order_on_every_call():
 
 
 def test_symbolic_tensor_as_bool_points_to_cond():
-    @graft.function
+    # Without AutoGraph (which turns this `if` into a cond, test_autograph.py).
+    @graft.function(autograph=False)
     def f(x):
         if x > 0:
             return x
@@ -551,7 +552,7 @@ def test_functions_called_from_threads():
 def test_tensor_escaping_its_trace_is_inspectable_but_out_of_scope():
     leak = []
 
-    @graft.function
+    @graft.function(autograph=False)
     def f(x):
         y = x * 2.0
         leak.append(y)
@@ -578,7 +579,7 @@ def test_tensor_escaping_its_trace_is_inspectable_but_out_of_scope():
 def test_tensor_escaping_a_failed_trace_is_inspectable():
     leak = []
 
-    @graft.function
+    @graft.function(autograph=False)
     def f(x):
         y = x * 2.0
         leak.append(y)

@@ -13,16 +13,9 @@ Seed pages and test-name prefixes
     004_aeaafabb51193506.txt  py_function                  test_py_function_*
 
 Not run (these examples need features graft does not provide, so they are listed here, not tests):
-    Not run: 001 tf.function: data-dependent control flow, `if tf.reduce_sum(x) > 0: return x * x`
-             / `return -x // 2` (shows numpy=1) -- needs autograph
-    Not run: 001 tf.function: side-effecting ops, `for i in tf.range(x): v.assign_add(i)` then `v`
-             (shows numpy=4) -- needs autograph
-    Not run: 001 tf.function: Python list side effect, `for i in x: l.append(i + 1)` over a tensor
-             (shows [<tf.Tensor ...>]) -- needs autograph
-    Not run: 002 tf.function (older): Example Usage, data-dependent `g(x)`: `if tf.reduce_sum(x) > 0:
-             return x * x else: return -x // 2` -- needs autograph
-    Not run: 002 tf.function (older): Example Usage, `for i in x: print(i); tf.compat.v1.assign(v, i);
-             tf.compat.v1.py_func(lambda i: l.append(i))(i); l.append(i)` -- needs autograph
+    Not run: 002 tf.function (older): Example Usage, the line `tf.compat.v1.py_func(lambda i:
+             l.append(i))(i)` -- py_func takes (func, inp, Tout), so the line is not valid as written;
+             the example's other lines (print, assign, l.append) are a test
     Not run: 002 tf.function (older): Usage with tf.keras, `class MyModel(tf.keras.Model)` with
              Dense layers and dropout -- needs Keras
     Not run: 003 graph API: tf.FIFOQueue in tf.Graph.container, and tf.Session.reset of a container
@@ -225,6 +218,48 @@ def test_function_tensor_array_instead_of_python_list():
     np.testing.assert_array_equal(result.numpy(), [2, 3, 4])
 
 
+def test_function_data_dependent_control_flow():
+    # 001, "func may use data-dependent control flow, including if, for, while, break, continue and
+    # return statements": `if tf.reduce_sum(x) > 0: return x * x` / `return -x // 2`, shown giving
+    # numpy=1 (for x = -2, as on the published page). AutoGraph turns the `if` into a cond.
+    @graft.function
+    def f(x):
+        if graft.reduce_sum(x) > 0:
+            return x * x
+        return -x // 2
+
+    assert f(graft.constant(-2)).numpy() == 1
+    assert f(graft.constant(3)).numpy() == 9
+
+
+def test_function_side_effecting_ops_in_a_range_loop():
+    # 001, "func's closure may include tf.Tensor and tf.Variable objects ... side-effecting ops":
+    # `v = tf.Variable(1)`, `for i in tf.range(x): v.assign_add(i)`, f(3), then v shows numpy=4.
+    v = graft.Variable(1)
+
+    @graft.function
+    def f(x):
+        for i in graft.range(x):
+            v.assign_add(i)
+
+    f(3)
+    assert v.numpy() == 4
+
+
+def test_function_python_list_side_effect_happens_once():
+    # 001: `l = []`, `for i in x: l.append(i + 1)  # Caution! Will only happen once when tracing`,
+    # f(tf.constant([1, 2, 3])), then l shows [<tf.Tensor ...>]: one (symbolic) tensor.
+    l = []
+
+    @graft.function
+    def f(x):
+        for i in x:
+            l.append(i + 1)
+
+    f(graft.constant([1, 2, 3]))
+    assert len(l) == 1 and isinstance(l[0], graft.Tensor)
+
+
 def test_function_get_concrete_function_graph():
     # 001, "To obtain an individual ConcreteFunction, use the get_concrete_function method ...
     # ConcreteFunctions are backed by a single tf.Graph": isinstance(...graph, tf.Graph) is True.
@@ -408,6 +443,41 @@ def test_function_legacy_example_usage():
 
     assert _legacy_f(x, y).numpy() == g(x, y).numpy()
     np.testing.assert_allclose(g(x, y).numpy(), 20.0)
+
+
+def test_function_legacy_data_dependent_control_flow():
+    # 002, "Data-dependent control flow is also captured in the graph": g(x) with `if
+    # tf.reduce_sum(x) > 0: return x * x else: return -x // 2`.
+    @graft.function
+    def g(x):
+        if graft.reduce_sum(x) > 0:
+            return x * x
+        else:
+            return -x // 2
+
+    np.testing.assert_array_equal(g(graft.constant([[2, 3]])).numpy(), [[4, 9]])
+    np.testing.assert_array_equal(g(graft.constant([[-2, -3]])).numpy(), [[1, 1]])
+
+
+def test_function_legacy_print_and_side_effects_in_a_loop(capfd):
+    # 002, "print and TensorFlow side effects are supported, but exercise caution when using Python
+    # side effects": `for i in x: print(i)  # Works`, `tf.compat.v1.assign(v, i)  # Works`,
+    # `l.append(i)  # Caution! Doesn't work.` (it runs once, while tracing).
+    v = graft.Variable(0)
+    l = []
+
+    @graft.function
+    def g(x):
+        for i in x:
+            print(i)
+            graft.compat.v1.assign(v, i)
+            l.append(i)
+
+    g(graft.constant([4, 5, 6]))
+    printed = capfd.readouterr()
+    assert [line for line in (printed.out + printed.err).split() if line in ("4", "5", "6")] == ["4", "5", "6"]
+    assert v.numpy() == 6
+    assert len(l) == 1
 
 
 def test_function_legacy_captures_tensors():
