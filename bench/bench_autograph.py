@@ -14,16 +14,8 @@ import time
 import graft
 from graft.autograph import conversion
 
-
-def best(fn, n, repeats=5):
-    fn()
-    out = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(n):
-            fn()
-        out = min(out, (time.perf_counter() - start) / n)
-    return out
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_python_call import per_call as best  # noqa: E402 - the same timing loop
 
 
 def long_function_source(blocks):

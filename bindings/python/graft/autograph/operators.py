@@ -193,11 +193,8 @@ def _else_branch(orelse, init, get_state, set_state, names, specs, hints):
         if then is None:
             if undefined:
                 continue
-            if _special(name):
-                hints.setdefault(i, {})["like"] = _VarSpec(v)
-                raise _Retry()
-            raise ValueError(f"'{name}' must also be initialized in the if branch: it is set in the else branch of "
-                             f"an `if` on a tensor and used afterwards (graft.cond needs it from both branches)")
+            _defined_late(hints, i, name, v, "must also be initialized in the if branch: it is set in the else "
+                          "branch of an `if` on a tensor and used afterwards (graft.cond needs it from both branches)")
         if undefined:
             if not _special(name):
                 raise ValueError(f"'{name}' must also be initialized in the else branch: it is set in the if branch "
@@ -229,6 +226,16 @@ def _else_branch(orelse, init, get_state, set_state, names, specs, hints):
                                  f"branch of an `if` on a tensor: the dtypes must match")
             flat.append(_as_tensor(leaf, dtype))
     return flat
+
+
+def _defined_late(hints, i, name, value, problem):
+    """A variable undefined where the staged statement starts is defined at its end: one the
+    converter made (the return value) is traced again starting as a placeholder like value; a
+    user's variable is an error."""
+    if _special(name):
+        hints.setdefault(i, {})["like"] = _VarSpec(value)
+        raise _Retry()
+    raise ValueError(f"'{name}' {problem}")
 
 
 def _same_python(a, b):
@@ -488,11 +495,8 @@ def _loop_outputs(values, init, names, specs, options, hints):
         if spec is None:
             if type(value) is Undefined:
                 continue
-            if _special(name):
-                hints.setdefault(i, {})["like"] = _VarSpec(value)
-                raise _Retry()
-            raise ValueError(f"'{name}' must be defined before the loop: it is set in a loop on a tensor and used "
-                             f"afterwards (or in the next iteration)")
+            _defined_late(hints, i, name, value, "must be defined before the loop: it is set in a loop on a tensor "
+                          "and used afterwards (or in the next iteration)")
         if isinstance(value, list) and name in options.appended and isinstance(init[i], list):
             # A Python list appended to in the body's first trace: its elements give the dtype.
             dtype = _list_dtype(value, name)
