@@ -236,6 +236,7 @@ Status Context::ExecuteEager(const OpCall& op, std::vector<Value>* outputs, Kern
   if (Status st = ck->kernel->Compute(ctx); !st.ok()) return st.WithContext(StrCat(op.type, " op"));
   if (device != &device_) {
     for (size_t i = 0; i < m; ++i) {
+      if (ck->kernel->HostMemoryOutput(static_cast<int>(i))) continue;
       Status st = device->CopyToHost(outs[i], &outs[i]);
       if (!st.ok()) return st.WithContext(StrCat(op.type, " op: copying output ", i, " from ", device->name()));
     }

@@ -280,7 +280,10 @@ Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, co
   // Where values live, and which inputs cross devices.
   exe->slot_device_.assign(static_cast<size_t>(slot), devices.cpu());
   for (const Step& s : exe->steps_) {
-    for (int i = 0; i < s.num_outputs; ++i) exe->slot_device_[static_cast<size_t>(s.first_output + i)] = s.device;
+    for (int i = 0; i < s.num_outputs; ++i) {
+      exe->slot_device_[static_cast<size_t>(s.first_output + i)] =
+          !IsHost(s.device) && s.kernel->HostMemoryOutput(i) ? devices.cpu() : s.device;
+    }
   }
   exe->host_ = devices.cpu();
   for (Step& s : exe->steps_) {

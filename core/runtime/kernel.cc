@@ -31,6 +31,13 @@ Status OpKernelContext::AllocateOutput(int i, DType dtype, std::span<const int64
   return Status::Ok();
 }
 
+Status OpKernelContext::AllocateHostOutput(int i, DType dtype, std::span<const int64_t> dims, Tensor** out) {
+  Tensor& slot = outputs_[static_cast<size_t>(i)];
+  GRAFT_RETURN_IF_ERROR(Tensor::AllocateUninitialized(dtype, dims, &slot));
+  *out = &slot;
+  return Status::Ok();
+}
+
 Status OpKernelContext::InputRef(int i, std::shared_ptr<Variable>* out) const {
   const Tensor& t = input(i);
   auto* ref = dynamic_cast<const RefBuffer*>(t.buffer().get());

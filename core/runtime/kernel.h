@@ -41,6 +41,9 @@ class OpKernelContext {
   // else needs that input any more and the sizes match (so chains of elementwise ops run in
   // place); otherwise it allocates (uninitialised).
   Status AllocateOutput(int i, DType dtype, std::span<const int64_t> dims, Tensor** out, int reuse_input = -1);
+  // Output i in host memory whatever the device (for an output the kernel declares
+  // OpKernel::HostMemoryOutput), uninitialized.
+  Status AllocateHostOutput(int i, DType dtype, std::span<const int64_t> dims, Tensor** out);
   void SetOutput(int i, Tensor t) { outputs_[static_cast<size_t>(i)] = std::move(t); }
   Tensor& output(int i) { return outputs_[static_cast<size_t>(i)]; }
 
@@ -69,6 +72,10 @@ class OpKernel {
   // executor and eager execution leave such an input in host memory instead of copying it to
   // the kernel's device, so the kernel reads it without waiting for the device.
   virtual bool HostMemoryInput(int /*i*/) const { return false; }
+  // Output i is made in host memory whatever device the kernel runs on (a shape's values,
+  // which their consumers read on the host): the kernel allocates it with
+  // OpKernelContext::AllocateHostOutput.
+  virtual bool HostMemoryOutput(int /*i*/) const { return false; }
   // Called once by MakeFactory after construction; kernels with attrs to read define their
   // own (hiding this one).
   Status Init() { return Status::Ok(); }

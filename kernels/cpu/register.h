@@ -40,10 +40,12 @@ void RegisterBucketizeKernels(KernelRegistry& r);   // bucketize_kernels.cc
 void RegisterStatelessRandomKernels(KernelRegistry& r);  // stateless_random_kernels.cc
 void RegisterStringHashKernels(KernelRegistry& r);  // string_hash_kernels.cc
 void RegisterStringSplitKernels(KernelRegistry& r);  // string_split_kernels.cc
-// Kernels that never touch elements, only pass a tensor on or give it other dims over the
-// same buffer: any device whose tensors are buffers registers them too (kernels/opencl).
-void RegisterShapeViewKernels(KernelRegistry& r, const char* device_type);  // Reshape, ExpandDims, Squeeze
-void RegisterForwardKernels(KernelRegistry& r, const char* device_type);    // Identity and kin, EnsureShape
+// Kernels that never touch elements: they read only dims (Shape, ShapeN, Size, Rank, whose
+// outputs are in host memory), give a tensor other dims over the same buffer (Reshape,
+// ExpandDims, Squeeze) or pass it on. Any device whose tensors are buffers registers them too
+// (kernels/opencl).
+void RegisterDimsKernels(KernelRegistry& r, const char* device_type);      // shape_kernels.cc
+void RegisterForwardKernels(KernelRegistry& r, const char* device_type);  // Identity and kin, EnsureShape: structure_kernels.cc
 // Last: float16/bfloat16 kernels made from the float32 kernels registered before it.
 void RegisterFloat16Kernels(KernelRegistry& r);     // float16_kernels.cc
 

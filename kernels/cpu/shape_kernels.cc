@@ -37,7 +37,7 @@ template <typename Out>
 Status WriteDims(OpKernelContext& ctx, int i, const Dims& dims) {
   Tensor* out = nullptr;
   Dims vdims = {static_cast<int64_t>(dims.size())};
-  GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(i, DTypeOf<Out>(), vdims, &out));
+  GRAFT_RETURN_IF_ERROR(ctx.AllocateHostOutput(i, DTypeOf<Out>(), vdims, &out));
   Out* p = out->data<Out>();
   for (size_t k = 0; k < dims.size(); ++k) {
     if (dims[k] > std::numeric_limits<Out>::max()) {
@@ -53,6 +53,7 @@ class ShapeKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   bool IsCheap() const override { return true; }
+  bool HostMemoryOutput(int) const override { return true; }  // on any device
   Status Compute(OpKernelContext& ctx) const override {
     for (int i = 0; i < ctx.num_inputs(); ++i) GRAFT_RETURN_IF_ERROR(WriteDims<Out>(ctx, i, ctx.input(i).dims()));
     return Status::Ok();
@@ -64,13 +65,14 @@ class SizeKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   bool IsCheap() const override { return true; }
+  bool HostMemoryOutput(int) const override { return true; }  // on any device
   Status Compute(OpKernelContext& ctx) const override {
     const int64_t n = ctx.input(0).num_elements();
     if (n > std::numeric_limits<Out>::max()) {
       return errors::InvalidArgument("Number of elements was larger than representable by 32-bit output type: ", n);
     }
     Tensor* out = nullptr;
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DTypeOf<Out>(), {}, &out));
+    GRAFT_RETURN_IF_ERROR(ctx.AllocateHostOutput(0, DTypeOf<Out>(), {}, &out));
     out->data<Out>()[0] = static_cast<Out>(n);
     return Status::Ok();
   }
@@ -80,9 +82,10 @@ class RankKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   bool IsCheap() const override { return true; }
+  bool HostMemoryOutput(int) const override { return true; }  // on any device
   Status Compute(OpKernelContext& ctx) const override {
     Tensor* out = nullptr;
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DType::kInt32, {}, &out));
+    GRAFT_RETURN_IF_ERROR(ctx.AllocateHostOutput(0, DType::kInt32, {}, &out));
     out->data<int32_t>()[0] = ctx.input(0).rank();
     return Status::Ok();
   }
@@ -405,8 +408,15 @@ class BroadcastGradientArgsKernel : public OpKernel {
 
 }  // namespace
 
-void RegisterShapeViewKernels(KernelRegistry& r, const char* device_type) {
-  for (auto& [op, factory] : {std::pair<const char*, KernelFactory>{"Reshape", MakeFactory<ReshapeKernel>()},
+void RegisterDimsKernels(KernelRegistry& r, const char* device_type) {
+  for (const char* op : {"Shape", "ShapeN"}) {
+    (void)r.Register(op, device_type, "out_type", {DType::kInt32}, MakeFactory<ShapeKernel<int32_t>>());
+    (void)r.Register(op, device_type, "out_type", {DType::kInt64}, MakeFactory<ShapeKernel<int64_t>>());
+  }
+  (void)r.Register("Size", device_type, "out_type", {DType::kInt32}, MakeFactory<SizeKernel<int32_t>>());
+  (void)r.Register("Size", device_type, "out_type", {DType::kInt64}, MakeFactory<SizeKernel<int64_t>>());
+  for (auto& [op, factory] : {std::pair<const char*, KernelFactory>{"Rank", MakeFactory<RankKernel>()},
+                              {"Reshape", MakeFactory<ReshapeKernel>()},
                               {"ExpandDims", MakeFactory<ExpandDimsKernel>()},
                               {"Squeeze", MakeFactory<SqueezeKernel>()}}) {
     (void)r.Register(op, device_type, "", {}, factory);
@@ -414,13 +424,7 @@ void RegisterShapeViewKernels(KernelRegistry& r, const char* device_type) {
 }
 
 void RegisterShapeKernels(KernelRegistry& r) {
-  auto any = [&](const char* op, KernelFactory f) { (void)r.Register(op, kDeviceCpu, "", {}, std::move(f)); };
-  for (const char* op : {"Shape", "ShapeN"}) {
-    RegisterTypes<ShapeKernel, int32_t, int64_t>(r, op, "out_type");
-  }
-  RegisterTypes<SizeKernel, int32_t, int64_t>(r, "Size", "out_type");
-  any("Rank", MakeFactory<RankKernel>());
-  RegisterShapeViewKernels(r, kDeviceCpu);
+  RegisterDimsKernels(r, kDeviceCpu);
   RegisterAllTypes<FillKernel>(r, "Fill");
   RegisterTypes<RangeKernel, int32_t, int64_t, float, double>(r, "Range", "Tidx");
   RegisterTypes<ConstLike<0>::Kernel, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t,
