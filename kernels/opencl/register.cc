@@ -12,8 +12,9 @@ void RegisterOpenCl(KernelRegistry& r) {
   RegisterReduceKernels(r);
   RegisterDataKernels(r);
   RegisterConvKernels(r);
+  RegisterPoolKernels(r);
   for (const char* device : {kDeviceGpu, kDeviceOpenCl}) {  // the CPU's: they only pass buffers on
-    cpu::RegisterShapeViewKernels(r, device);
+    cpu::RegisterDimsKernels(r, device);
     cpu::RegisterForwardKernels(r, device);
   }
   RegisterFloat16Kernels(r);  // wraps the float32 kernels registered above

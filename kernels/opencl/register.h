@@ -12,6 +12,7 @@ void RegisterNnKernels(KernelRegistry& r);           // nn_kernels.cc
 void RegisterReduceKernels(KernelRegistry& r);       // reduce_kernels.cc
 void RegisterDataKernels(KernelRegistry& r);         // data_kernels.cc
 void RegisterConvKernels(KernelRegistry& r);         // conv_kernels.cc
+void RegisterPoolKernels(KernelRegistry& r);         // pool_kernels.cc
 void RegisterFloat16Kernels(KernelRegistry& r);      // float16_kernels.cc: after the others
 
 // Every OpenCL kernel family, and the GPU/OPENCL device types (opencl_device.cc).

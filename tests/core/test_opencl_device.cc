@@ -17,6 +17,7 @@
 #include "c_api/src/composition_root.h"
 #include "core/eager/context.h"
 #include "core/float16.h"
+#include "core/gradients/gradient_builder.h"
 #include "core/graph.h"
 #include "core/runtime/device_set.h"
 #include "core/runtime/executor.h"
@@ -453,6 +454,15 @@ void test_conv2d_agrees_with_cpu(void** state) {
                    {"use_cudnn_on_gpu", AttrValue::Bool(true)},
                    {"explicit_paddings", AttrValue::IntList({})}};
       Compare("Conv2D", {Random(dt, c.x, rng, -1, 1), Random(dt, c.f, rng, -1, 1)}, a, tol);
+      // The gradients: out_backprop has Conv2D's output dims.
+      std::vector<int64_t> dy = {c.x[0], 0, 0, c.f[3]};
+      for (int d = 1; d <= 2; ++d) {
+        const int64_t eff = (c.f[static_cast<size_t>(d - 1)] - 1) * c.dilations[static_cast<size_t>(d)] + 1;
+        const int64_t in = c.x[static_cast<size_t>(d)], stride = c.strides[static_cast<size_t>(d)];
+        dy[static_cast<size_t>(d)] = c.padding == "SAME" ? (in + stride - 1) / stride : (in - eff + stride) / stride;
+      }
+      Compare("Conv2DBackpropInput", {Ints(c.x), Random(dt, c.f, rng, -1, 1), Random(dt, dy, rng, -1, 1)}, a, tol);
+      Compare("Conv2DBackpropFilter", {Random(dt, c.x, rng, -1, 1), Ints(c.f), Random(dt, dy, rng, -1, 1)}, a, tol);
     }
     // NCHW, and EXPLICIT padding.
     AttrMap nchw = {{"T", AttrValue::Type(dt)},
@@ -471,6 +481,71 @@ void test_conv2d_agrees_with_cpu(void** state) {
                   {"use_cudnn_on_gpu", AttrValue::Bool(true)},
                   {"explicit_paddings", AttrValue::IntList({0, 0, 1, 2, 0, 3, 0, 0})}};
     Compare("Conv2D", {Random(dt, {1, 7, 6, 2}, rng, -1, 1), Random(dt, {3, 2, 2, 3}, rng, -1, 1)}, ex, tol);
+    // out [1, 5, 9, 3]: rows (7 + 1 + 2 - 3) / 2 + 1, cols 6 + 3 - 2 + 1.
+    Compare("Conv2DBackpropInput",
+            {Ints({1, 7, 6, 2}), Random(dt, {3, 2, 2, 3}, rng, -1, 1), Random(dt, {1, 4, 8, 3}, rng, -1, 1)}, ex, tol);
+    Compare("Conv2DBackpropFilter",
+            {Random(dt, {1, 7, 6, 2}, rng, -1, 1), Ints({3, 2, 2, 3}), Random(dt, {1, 4, 8, 3}, rng, -1, 1)}, ex, tol);
+    // A batch of images larger than one patch-matrix batch (64 Mi elements): not here; empty
+    // batches and filters give zeros.
+    AttrMap same = ex;
+    same["padding"] = AttrValue::String("SAME");
+    same["explicit_paddings"] = AttrValue::IntList({});
+    Compare("Conv2DBackpropFilter",
+            {Random(dt, {0, 7, 6, 2}, rng, -1, 1), Ints({3, 2, 2, 3}), Random(dt, {0, 4, 6, 3}, rng, -1, 1)}, same, tol);
+    Compare("Conv2DBackpropInput",
+            {Ints({1, 7, 6, 2}), Random(dt, {3, 2, 2, 0}, rng, -1, 1), Random(dt, {1, 4, 6, 0}, rng, -1, 1)}, same, tol);
+  }
+}
+
+// Pooling and its gradients: exact (the same sums in the same order as the CPU's kernels);
+// MaxPoolGrad with ties (the first maximum takes the gradient).
+void test_pooling_agrees_with_cpu(void** state) {
+  (void)state;
+  std::mt19937 rng(31);
+  struct Case {
+    std::vector<int64_t> x, ksize, strides;
+    std::string padding;
+  };
+  const Case cases[] = {
+      {{2, 8, 8, 3}, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID"},
+      {{2, 9, 7, 3}, {1, 3, 3, 1}, {1, 2, 2, 1}, "SAME"},
+      {{1, 10, 9, 2}, {1, 3, 2, 1}, {1, 1, 3, 1}, "VALID"},
+      {{1, 5, 5, 4}, {1, 4, 4, 1}, {1, 1, 1, 1}, "SAME"},
+      {{1, 6, 6, 1}, {1, 1, 1, 1}, {1, 2, 2, 1}, "SAME"},
+  };
+  for (DType dt : {DType::kFloat32, DType::kFloat64}) {
+    for (const Case& c : cases) {
+      AttrMap a = {{"T", AttrValue::Type(dt)},
+                   {"ksize", AttrValue::IntList(c.ksize)},
+                   {"strides", AttrValue::IntList(c.strides)},
+                   {"padding", AttrValue::String(c.padding)},
+                   {"data_format", AttrValue::String("NHWC")}};
+      std::vector<int64_t> out = {c.x[0], 0, 0, c.x[3]};
+      for (size_t d = 1; d <= 2; ++d) {
+        out[d] = c.padding == "SAME" ? (c.x[d] + c.strides[d] - 1) / c.strides[d]
+                                     : (c.x[d] - c.ksize[d] + c.strides[d]) / c.strides[d];
+      }
+      Tensor x = Random(dt, c.x, rng, -1, 1);
+      Compare("MaxPool", {x}, a, 0);
+      Compare("AvgPool", {x}, a, 0);
+      // Few distinct values: windows with several maxima.
+      Tensor ties = Random(dt, c.x, rng, 0, 3);
+      for (int64_t i = 0; i < ties.num_elements(); ++i) {
+        if (dt == DType::kFloat32) ties.data<float>()[i] = std::floor(ties.data<float>()[i]);
+        else ties.data<double>()[i] = std::floor(ties.data<double>()[i]);
+      }
+      Compare("MaxPoolGrad", {ties, Random(dt, out, rng, -1, 1), Random(dt, out, rng, -1, 1)}, a, 0);
+      Compare("MaxPoolGrad", {x, Random(dt, out, rng, -1, 1), Random(dt, out, rng, -1, 1)}, a, 0);
+      Compare("AvgPoolGrad", {Ints(c.x), Random(dt, out, rng, -1, 1)}, a, 0);
+    }
+    // NCHW: the CPU's kernel on host copies, the same result.
+    AttrMap nchw = {{"T", AttrValue::Type(dt)},
+                    {"ksize", AttrValue::IntList({1, 1, 2, 2})},
+                    {"strides", AttrValue::IntList({1, 1, 2, 2})},
+                    {"padding", AttrValue::String("VALID")},
+                    {"data_format", AttrValue::String("NCHW")}};
+    Compare("MaxPool", {Random(dt, {1, 3, 6, 6}, rng, -1, 1)}, nchw, 0);
   }
 }
 
@@ -540,7 +615,8 @@ void test_mixed_graph(void** state) {
 
 // The small inputs that shape a result (Reshape's sizes, Transpose's perm, Sum's axes, here
 // constants on the CPU) stay in host memory: a chain of device ops waits for the device once,
-// for its fetch, and a reshape is a view of its input's buffer (no kernel, no copy).
+// for its fetch, and a reshape is a view of its input's buffer (no kernel, no copy); a Shape
+// there gives its values in host memory (no copy of its input).
 void test_shape_inputs_stay_on_the_host(void** state) {
   (void)state;
   const std::string device = OpenClDeviceName();
@@ -570,13 +646,16 @@ void test_shape_inputs_stay_on_the_host(void** state) {
                    {{"T", AttrValue::Type(DType::kFloat32)}, {"Tidx", AttrValue::Type(DType::kInt32)},
                     {"keep_dims", AttrValue::Bool(false)}});
     Node* out = Op(g, "Relu", "out", {{sum, 0}}, dev, f);
+    // Shape on the device reads only dims; its output is made in host memory.
+    Node* shape = Op(g, "Shape", "shape_of_t", {{t, 0}}, dev,
+                     {{"T", AttrValue::Type(DType::kFloat32)}, {"out_type", AttrValue::Type(DType::kInt64)}});
     std::unique_ptr<DeviceSet> devices = DeviceSet::FromRegistry();
     RewriteOptions rewrites;
     rewrites.constant_folding = false;
     std::unique_ptr<Executor> exe;
-    assert_true(Executor::Create(g, {{px, 0}, {pw, 0}}, {{out, 0}}, {}, *devices, rewrites, &exe).ok());
+    assert_true(Executor::Create(g, {{px, 0}, {pw, 0}}, {{out, 0}, {shape, 0}}, {}, *devices, rewrites, &exe).ok());
     if (on_device) {
-      for (const char* name : {"y", "r", "t", "sum", "out"}) {
+      for (const char* name : {"y", "r", "t", "sum", "out", "shape_of_t"}) {
         assert_string_equal(exe->PlacementOf(name)->type().c_str(), ocl->type().c_str());
       }
     }
@@ -593,8 +672,85 @@ void test_shape_inputs_stay_on_the_host(void** state) {
     assert_int_equal(waited, on_device ? 1 : 0);
     assert_int_equal(enqueued, on_device ? 4 : 0);
     results[on_device] = fetched[0];
+    assert_int_equal(fetched[1].num_elements(), 3);
+    assert_int_equal(fetched[1].data<int64_t>()[0], 4);
+    assert_int_equal(fetched[1].data<int64_t>()[2], 2);
   }
   ExpectClose(results[1], results[0], 1e-5, "MatMul-Reshape-Transpose-Sum-Relu");
+}
+
+// A CNN's gradients with the session's default device the OpenCL device: Conv2D, BiasAdd,
+// Relu, MaxPool and their gradient ops (Conv2DBackpropInput/Filter, BiasAddGrad, ReluGrad,
+// MaxPoolGrad) run there, and the gradients are the CPU's.
+void test_cnn_gradients_on_the_device(void** state) {
+  (void)state;
+  const std::string device = OpenClDeviceName();
+  std::mt19937 rng(37);
+  const Tensor x = Random(DType::kFloat32, {2, 8, 8, 3}, rng, -1, 1), w = Random(DType::kFloat32, {3, 3, 3, 4}, rng, -1, 1),
+               b = Random(DType::kFloat32, {4}, rng, -0.2, 0.2);
+  std::vector<Tensor> results[2];
+  for (int on_device = 0; on_device < 2; ++on_device) {
+    Graph g;
+    Node* px = Placeholder(g, "x", DType::kFloat32);
+    Node* pw = Placeholder(g, "w", DType::kFloat32);
+    Node* pb = Placeholder(g, "b", DType::kFloat32);
+    AttrMap t = {{"T", AttrValue::Type(DType::kFloat32)}};
+    Node* conv = Op(g, "Conv2D", "conv", {{px, 0}, {pw, 0}}, "",
+                    {{"T", AttrValue::Type(DType::kFloat32)}, {"strides", AttrValue::IntList({1, 1, 1, 1})},
+                     {"padding", AttrValue::String("SAME")}, {"data_format", AttrValue::String("NHWC")},
+                     {"dilations", AttrValue::IntList({1, 1, 1, 1})}, {"use_cudnn_on_gpu", AttrValue::Bool(true)},
+                     {"explicit_paddings", AttrValue::IntList({})}});
+    Node* biased = Op(g, "BiasAdd", "biased", {{conv, 0}, {pb, 0}}, "",
+                      {{"T", AttrValue::Type(DType::kFloat32)}, {"data_format", AttrValue::String("NHWC")}});
+    Node* relu = Op(g, "Relu", "relu", {{biased, 0}}, "", t);
+    Node* pool = Op(g, "MaxPool", "pool", {{relu, 0}}, "",
+                    {{"T", AttrValue::Type(DType::kFloat32)}, {"ksize", AttrValue::IntList({1, 2, 2, 1})},
+                     {"strides", AttrValue::IntList({1, 2, 2, 1})}, {"padding", AttrValue::String("VALID")},
+                     {"data_format", AttrValue::String("NHWC")}});
+    Node* sq = Op(g, "Square", "sq", {{pool, 0}}, "", t);
+    Node* axes = Op(g, "Const", "axes", {}, "",
+                    {{"dtype", AttrValue::Type(DType::kInt32)}, {"value", AttrValue::TensorValue(Ints({0, 1, 2, 3}))}});
+    Node* loss = Op(g, "Sum", "loss", {{sq, 0}, {axes, 0}}, "",
+                    {{"T", AttrValue::Type(DType::kFloat32)}, {"Tidx", AttrValue::Type(DType::kInt32)},
+                     {"keep_dims", AttrValue::Bool(false)}});
+    std::vector<std::optional<Output>> grads;
+    Status s = AddGradients(g, {{loss, 0}}, {{px, 0}, {pw, 0}, {pb, 0}}, GradientsOptions{}, &grads);
+    if (!s.ok()) print_error("%s\n", s.message().c_str());
+    assert_true(s.ok());
+    std::vector<Output> fetches = {{loss, 0}};
+    for (const auto& gr : grads) fetches.push_back(*gr);
+    std::unique_ptr<DeviceSet> devices = DeviceSet::FromRegistry();
+    RewriteOptions rewrites;
+    PlacementPolicy policy;
+    if (on_device) policy.default_device = device;
+    std::unique_ptr<Executor> exe;
+    s = Executor::Create(g, {{px, 0}, {pw, 0}, {pb, 0}}, fetches, {}, *devices, rewrites, &exe, &policy);
+    if (!s.ok()) print_error("%s\n", s.message().c_str());
+    assert_true(s.ok());
+    if (on_device) {
+      int placed = 0;
+      for (int64_t i = 0; i < g.num_nodes(); ++i) {
+        const Node* n = g.NodeAt(i);
+        const std::string& type = n->type();
+        if (type == "Conv2DBackpropInput" || type == "Conv2DBackpropFilter" || type == "MaxPoolGrad" ||
+            type == "ReluGrad" || type == "BiasAddGrad" || type == "Conv2D" || type == "MaxPool") {
+          const Device* d = exe->PlacementOf(n->name());
+          if (d == nullptr || d->type() == "CPU") {
+            print_error("%s (%s) ran on the CPU\n", n->name().c_str(), type.c_str());
+            fail();
+          }
+          ++placed;
+        }
+      }
+      assert_true(placed >= 7);
+    }
+    ResourceMgr resources;
+    s = exe->Run({x, w, b}, &resources, nullptr, &results[on_device], nullptr);
+    if (!s.ok()) print_error("%s\n", s.message().c_str());
+    assert_true(s.ok());
+  }
+  const char* names[] = {"loss", "d loss / dx", "d loss / dw", "d loss / db"};
+  for (size_t i = 0; i < 4; ++i) ExpectClose(results[1][i], results[0][i], 1e-4, names[i]);
 }
 
 void test_errors_name_the_op(void** state) {
@@ -730,9 +886,11 @@ int main() {
       cmocka_unit_test(graft::test_reductions_agree_with_cpu),
       cmocka_unit_test(graft::test_data_movement_agrees_with_cpu),
       cmocka_unit_test(graft::test_conv2d_agrees_with_cpu),
+      cmocka_unit_test(graft::test_pooling_agrees_with_cpu),
       cmocka_unit_test(graft::test_16bit_floats_agree_with_cpu),
       cmocka_unit_test(graft::test_mixed_graph),
       cmocka_unit_test(graft::test_shape_inputs_stay_on_the_host),
+      cmocka_unit_test(graft::test_cnn_gradients_on_the_device),
       cmocka_unit_test(graft::test_errors_name_the_op),
       cmocka_unit_test(graft::test_eager_ops_on_the_device),
       cmocka_unit_test(graft::test_saved_model_on_the_device),
