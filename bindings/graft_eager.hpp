@@ -313,13 +313,27 @@ class Context {
                              static_cast<int>(in.size()), &trampoline, then_fn, &trampoline, else_fn));
     return detail::take_slots(n, c_);
   }
-  std::vector<Value> while_loop(TraceBody *cond_fn, TraceBody *body_fn, const std::vector<Value> &loop_vars) {
+  /* shape_invariants: empty, or one per loop variable (graft_while_loop_with_shapes; a
+   * variable's own entry shape where the caller has no invariant for it). */
+  std::vector<Value> while_loop(TraceBody *cond_fn, TraceBody *body_fn, const std::vector<Value> &loop_vars,
+                                const std::vector<Shape> &shape_invariants = {}) {
     detail::ActiveContext active(c_);
     std::vector<const graft_value *> in = detail::raw_values(loop_vars);
     std::vector<graft_value *> out(in.size(), nullptr);
+    std::vector<std::unique_ptr<graft_shape, void (*)(graft_shape *)>> owned;
+    std::vector<const graft_shape *> shapes;
+    for (const Shape &s : shape_invariants) {
+      owned.emplace_back(s.to_c(), graft_shape_free);
+      shapes.push_back(owned.back().get());
+    }
+    if (!shapes.empty() && shapes.size() != in.size()) {
+      throw Error(GRAFT_EINVAL, "while_loop: " + std::to_string(shapes.size()) + " shape invariants for " +
+                                    std::to_string(in.size()) + " loop variables");
+    }
     int n = 0;
-    detail::check(graft_while_loop(out.data(), static_cast<int>(out.size()), &n, c(), &trampoline, cond_fn,
-                                   &trampoline, body_fn, in.data(), static_cast<int>(in.size())));
+    detail::check(graft_while_loop_with_shapes(out.data(), static_cast<int>(out.size()), &n, c(), &trampoline, cond_fn,
+                                               &trampoline, body_fn, in.data(), static_cast<int>(in.size()),
+                                               shapes.empty() ? nullptr : shapes.data()));
     return detail::take_values(out, n, c_);
   }
 

@@ -311,9 +311,10 @@ GRAFT_API int graft_cond(graft_value** outputs, int capacity, int* noutputs, gra
   });
 }
 
-GRAFT_API int graft_while_loop(graft_value** outputs, int capacity, int* noutputs, graft_context* ctx,
-                               graft_trace_fn cond_fn, void* cond_user_data, graft_trace_fn body_fn, void* body_user_data,
-                               const graft_value* const* loop_vars, int nvars) {
+GRAFT_API int graft_while_loop_with_shapes(graft_value** outputs, int capacity, int* noutputs, graft_context* ctx,
+                                           graft_trace_fn cond_fn, void* cond_user_data, graft_trace_fn body_fn,
+                                           void* body_user_data, const graft_value* const* loop_vars, int nvars,
+                                           const graft_shape* const* shape_invariants) {
   return Guard("graft_while_loop", [&]() -> Status {
     GRAFT_CHECK_ARG(noutputs);
     GRAFT_CHECK_ARG(ctx);
@@ -322,11 +323,26 @@ GRAFT_API int graft_while_loop(graft_value** outputs, int capacity, int* noutput
     if (capacity < 0) return graft::errors::InvalidArgument("capacity is ", capacity);
     if (capacity > 0) GRAFT_CHECK_ARG(outputs);
     GRAFT_RETURN_IF_ERROR(CheckValues(loop_vars, nvars, "loop_vars"));
+    std::vector<std::optional<graft::PartialShape>> invariants;
+    if (shape_invariants != nullptr) {
+      for (int i = 0; i < nvars; ++i) {
+        if (shape_invariants[i] != nullptr) invariants.emplace_back(shape_invariants[i]->shape);
+        else invariants.emplace_back(std::nullopt);
+      }
+    }
     std::vector<Value> outs;
     GRAFT_RETURN_IF_ERROR(graft::eager::WhileLoop(ctx->ctx, WrapTraceFn(cond_fn, cond_user_data),
-                                                  WrapTraceFn(body_fn, body_user_data), ValuesFromC(loop_vars, nvars), &outs));
+                                                  WrapTraceFn(body_fn, body_user_data), ValuesFromC(loop_vars, nvars),
+                                                  &outs, invariants));
     return graft::capi::HandOutValues(outputs, capacity, noutputs, outs);
   });
+}
+
+GRAFT_API int graft_while_loop(graft_value** outputs, int capacity, int* noutputs, graft_context* ctx,
+                               graft_trace_fn cond_fn, void* cond_user_data, graft_trace_fn body_fn, void* body_user_data,
+                               const graft_value* const* loop_vars, int nvars) {
+  return graft_while_loop_with_shapes(outputs, capacity, noutputs, ctx, cond_fn, cond_user_data, body_fn,
+                                      body_user_data, loop_vars, nvars, nullptr);
 }
 
 GRAFT_API int graft_host_function_register(const char* token, graft_host_fn fn, void* user_data,

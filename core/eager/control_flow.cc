@@ -98,9 +98,20 @@ Status AddFunction(Trace& recorder, Branch& b, const std::string& name, const st
   return recorder.graph().AddFunction(LibraryFunction{name, std::move(fd)});
 }
 
-std::vector<TensorSpec> SpecsOf(const std::vector<Value>& values, bool relax) {
+// shape is at least as specific as general (TensorFlow's shape-less-than-or-equal): general
+// has an unknown rank, or the same rank with each of its known dims equal to shape's.
+bool AtLeastAsSpecific(const PartialShape& shape, const PartialShape& general) {
+  if (!general.known_rank()) return true;
+  if (shape.rank() != general.rank()) return false;
+  for (int i = 0; i < general.rank(); ++i) {
+    if (general.dim(i) != kUnknownDim && shape.dim(i) != general.dim(i)) return false;
+  }
+  return true;
+}
+
+std::vector<TensorSpec> SpecsOf(const std::vector<Value>& values) {
   std::vector<TensorSpec> specs;
-  for (const Value& v : values) specs.push_back(TensorSpec{v.dtype(), relax ? PartialShape::Unknown() : v.shape(), ""});
+  for (const Value& v : values) specs.push_back(TensorSpec{v.dtype(), v.shape(), ""});
   return specs;
 }
 
@@ -133,7 +144,7 @@ Status Cond(Context& ctx, const Value& pred, const std::vector<Value>& inputs, c
     return (taken ? then_fn : else_fn)(ctx, AsArgs(inputs), outputs).WithContext(taken ? "cond: the true branch"
                                                                                           : "cond: the false branch");
   }
-  std::vector<TensorSpec> specs = SpecsOf(inputs, false);
+  std::vector<TensorSpec> specs = SpecsOf(inputs);
   Branch t, e;
   GRAFT_RETURN_IF_ERROR(TraceBranch(ctx, then_fn, specs, "cond: the true branch", &t));
   GRAFT_RETURN_IF_ERROR(TraceBranch(ctx, else_fn, specs, "cond: the false branch", &e));
@@ -161,11 +172,22 @@ Status Cond(Context& ctx, const Value& pred, const std::vector<Value>& inputs, c
   op.attrs["then_branch"] = AttrValue::Func(FuncValue{then_name, {}});
   op.attrs["else_branch"] = AttrValue::Func(FuncValue{else_name, {}});
   op.attrs["Tout"] = AttrValue::TypeList(tout);
+  // Each output has the most specific shape both branches' outputs have (TensorFlow's cond).
+  std::vector<PartialShape> shapes;
+  for (size_t i = 0; i < tout.size(); ++i) {
+    shapes.push_back(t.outputs[i].node->output_shape(t.outputs[i].index)
+                         .MostSpecificCompatible(e.outputs[i].node->output_shape(e.outputs[i].index)));
+  }
+  op.attrs["output_shapes"] = AttrValue::ShapeList(std::move(shapes));
   return recorder->Record(op, outputs);
 }
 
 Status WhileLoop(Context& ctx, const TraceFn& cond_fn, const TraceFn& body_fn, const std::vector<Value>& loop_vars,
-                 std::vector<Value>* outputs) {
+                 std::vector<Value>* outputs, const std::vector<std::optional<PartialShape>>& shape_invariants) {
+  if (!shape_invariants.empty() && shape_invariants.size() != loop_vars.size()) {
+    return errors::InvalidArgument("while_loop: ", shape_invariants.size(), " shape invariants for ", loop_vars.size(),
+                                   " loop variables");
+  }
   Trace* recorder = ctx.current_trace();
   if (recorder == nullptr) {
     std::vector<Value> vars = loop_vars;
@@ -193,8 +215,18 @@ Status WhileLoop(Context& ctx, const TraceFn& cond_fn, const TraceFn& body_fn, c
     *outputs = std::move(vars);
     return Status::Ok();
   }
-  // Loop variables may change shape from one iteration to the next: traced with unknown shapes.
-  std::vector<TensorSpec> specs = SpecsOf(loop_vars, true);
+  // Each loop variable is traced with its shape invariant, or its entry shape.
+  std::vector<TensorSpec> specs = SpecsOf(loop_vars);
+  for (size_t i = 0; i < shape_invariants.size(); ++i) {
+    if (!shape_invariants[i]) continue;
+    if (!AtLeastAsSpecific(specs[i].shape, *shape_invariants[i])) {
+      return errors::InvalidArgument("while_loop: the shape invariant of loop variable ", i,
+                                     " is not compatible with its initial shape: it enters the loop with shape ",
+                                     specs[i].shape.ToString(), ", but the shape invariant is ",
+                                     shape_invariants[i]->ToString());
+    }
+    specs[i].shape = *shape_invariants[i];
+  }
   Branch c, b;
   GRAFT_RETURN_IF_ERROR(TraceBranch(ctx, cond_fn, specs, "while_loop: the condition", &c));
   GRAFT_RETURN_IF_ERROR(TraceBranch(ctx, body_fn, specs, "while_loop: the body", &b));
@@ -206,6 +238,17 @@ Status WhileLoop(Context& ctx, const TraceFn& cond_fn, const TraceFn& body_fn, c
   if (TypesOf(b.outputs) != want) {
     return errors::InvalidArgument("while_loop: the body returns ", AttrValue::TypeList(TypesOf(b.outputs)).ToString(),
                                    " for loop variables of ", AttrValue::TypeList(want).ToString());
+  }
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const PartialShape& after = b.outputs[i].node->output_shape(b.outputs[i].index);
+    if (!AtLeastAsSpecific(after, specs[i].shape)) {
+      const bool given = i < shape_invariants.size() && shape_invariants[i];
+      return errors::InvalidArgument(
+          "while_loop: loop variable ", i, " enters the loop with shape ", loop_vars[i].shape().ToString(),
+          given ? StrCat(" (shape invariant ", specs[i].shape.ToString(), ")") : std::string(), ", but has shape ",
+          after.ToString(), " after one iteration. To allow the shape to vary across iterations, give ",
+          given ? "a less specific shape invariant" : "a shape invariant (shape_invariants) of a less specific shape");
+    }
   }
   // Inputs (and outputs) of the op: the loop variables, the condition's captures, the body's;
   // the body passes the captures through unchanged.
@@ -229,6 +272,11 @@ Status WhileLoop(Context& ctx, const TraceFn& cond_fn, const TraceFn& body_fn, c
   op.attrs["T"] = AttrValue::TypeList(types);
   op.attrs["cond"] = AttrValue::Func(FuncValue{cond_name, {}});
   op.attrs["body"] = AttrValue::Func(FuncValue{body_name, {}});
+  // The loop's outputs have the shapes the body was traced with (captures pass through).
+  std::vector<PartialShape> shapes;
+  for (const TensorSpec& spec : specs) shapes.push_back(spec.shape);
+  for (size_t i = specs.size(); i < in.size(); ++i) shapes.push_back(in[i].shape());
+  op.attrs["output_shapes"] = AttrValue::ShapeList(std::move(shapes));
   std::vector<Value> all;
   GRAFT_RETURN_IF_ERROR(recorder->Record(op, &all));
   outputs->assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(loop_vars.size()));

@@ -5,6 +5,7 @@
 // branches capture from outside is passed to the op as extra inputs.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "core/eager/polymorphic_function.h"
@@ -17,8 +18,13 @@ Status Cond(Context& ctx, const Value& pred, const std::vector<Value>& inputs, c
             const TraceFn& else_fn, std::vector<Value>* outputs);
 
 // while cond_fn(vars): vars = body_fn(vars). cond_fn returns one scalar; body_fn returns as
-// many values as there are loop variables, of the same dtypes.
+// many values as there are loop variables, of the same dtypes. While tracing, as TensorFlow's
+// while_loop: loop variable i is traced with shape shape_invariants[i] when given (an entry
+// or the whole vector may be absent), else with its entry shape, which must be at least as
+// specific as its invariant; each body output must be at least as specific as the shape its
+// variable was traced with (else an error naming the variable and both shapes), and the loop's
+// outputs have those shapes.
 Status WhileLoop(Context& ctx, const TraceFn& cond_fn, const TraceFn& body_fn, const std::vector<Value>& loop_vars,
-                 std::vector<Value>* outputs);
+                 std::vector<Value>* outputs, const std::vector<std::optional<PartialShape>>& shape_invariants = {});
 
 }  // namespace graft::eager

@@ -776,6 +776,123 @@ static void test_while_loop(void **state) {
   graft_function_free(f);
 }
 
+/* Shapes through a traced while loop, as TensorFlow's: (i, v) = (i + 1, tile(v, [grow])) while
+ * i < 3, from v = [1] (shape (1,)). With grow 1 the shape stays and the loop's output keeps it;
+ * with grow 2 it changes, which needs a shape invariant. */
+typedef struct {
+  int64_t grow;
+  const graft_shape *invariant; /* for v, or NULL */
+  int rc;                       /* graft_while_loop's */
+  int64_t out_dims[4];          /* the static shape of the loop's output v */
+  int out_rank;
+} grow_data;
+
+static int grow_cond(graft_context *ctx, const graft_arg *args, int nargs, graft_value_list *outputs, void *ud) {
+  (void)nargs;
+  (void)ud;
+  graft_value *three = i32(ctx, 3);
+  graft_value *r = op2(ctx, "Less", args[0].value, three);
+  int rc = graft_value_list_append(outputs, r);
+  graft_value_free(three);
+  graft_value_free(r);
+  return rc;
+}
+
+static int grow_body(graft_context *ctx, const graft_arg *args, int nargs, graft_value_list *outputs, void *ud) {
+  (void)nargs;
+  grow_data *d = ud;
+  graft_value *one = i32(ctx, 1), *multiples = NULL;
+  const int64_t dims[1] = {1};
+  GT_OK(graft_value_from_host(&multiples, ctx, GRAFT_HOST_INT64, &d->grow, dims, 1, GRAFT_INT32));
+  graft_value *i1 = op2(ctx, "AddV2", args[0].value, one);
+  graft_value *v1 = op2(ctx, "Tile", args[1].value, multiples);
+  int rc = graft_value_list_append(outputs, i1);
+  if (rc == GRAFT_OK) rc = graft_value_list_append(outputs, v1);
+  graft_value_free(one);
+  graft_value_free(multiples);
+  graft_value_free(i1);
+  graft_value_free(v1);
+  return rc;
+}
+
+static int grow_fn(graft_context *ctx, const graft_arg *args, int nargs, graft_value_list *outputs, void *ud) {
+  (void)args;
+  (void)nargs;
+  grow_data *d = ud;
+  const int64_t one = 1, dims[1] = {1};
+  graft_value *vars[2] = {i32(ctx, 0), NULL};
+  GT_OK(graft_value_from_host(&vars[1], ctx, GRAFT_HOST_INT64, &one, dims, 1, GRAFT_INT32));
+  const graft_shape *invariants[2] = {NULL, d->invariant};
+  graft_value *res[2] = {NULL, NULL};
+  int n = 0;
+  d->rc = graft_while_loop_with_shapes(res, 2, &n, ctx, grow_cond, NULL, grow_body, d, (const graft_value *const *)vars,
+                                       2, d->invariant ? invariants : NULL);
+  int rc = d->rc;
+  if (rc == GRAFT_OK) {
+    graft_shape *shape = NULL;
+    GT_OK(graft_value_shape(&shape, res[1]));
+    d->out_rank = graft_shape_rank(shape);
+    if (d->out_rank > 0) GT_OK(graft_shape_dims(d->out_dims, 4, shape));
+    graft_shape_free(shape);
+    rc = graft_value_list_append(outputs, res[1]);
+  }
+  for (int i = 0; i < 2; ++i) {
+    graft_value_free(vars[i]);
+    graft_value_free(res[i]);
+  }
+  return rc;
+}
+
+static graft_value *run_grow(graft_context *ctx, grow_data *d) {
+  graft_function *f = NULL;
+  GT_OK(graft_function_new(&f, "grow", grow_fn, d, NULL));
+  graft_value *out = NULL;
+  int n = 0;
+  int rc = graft_function_call(&out, 1, &n, f, ctx, NULL, 0);
+  graft_function_free(f);
+  return rc == GRAFT_OK ? out : NULL;
+}
+
+static void test_while_loop_shapes(void **state) {
+  graft_context *ctx = *state;
+  /* The shape stays: the output's static shape is (1,). */
+  grow_data same = {1, NULL, -1, {0}, -9};
+  graft_value *v = run_grow(ctx, &same);
+  assert_non_null(v);
+  assert_int_equal(same.out_rank, 1);
+  assert_int_equal(same.out_dims[0], 1);
+  graft_value_free(v);
+  /* It changes without an invariant: an error naming the variable and both shapes. */
+  grow_data grows = {2, NULL, -1, {0}, -9};
+  assert_null(run_grow(ctx, &grows));
+  assert_int_equal(grows.rc, GRAFT_EINVAL);
+  const char *msg = graft_error_last();
+  assert_non_null(strstr(msg, "loop variable 1 enters the loop with shape (1,), but has shape (2,) after one iteration"));
+  /* With the invariant (None,): 8 elements, and the output's static shape is (None,). */
+  const int64_t unknown[1] = {-1};
+  graft_shape *inv = NULL;
+  GT_OK(graft_shape_new(&inv, unknown, 1));
+  grows.invariant = inv;
+  v = run_grow(ctx, &grows);
+  assert_non_null(v);
+  assert_int_equal(grows.out_rank, 1);
+  assert_int_equal(grows.out_dims[0], -1);
+  graft_tensor *t = NULL;
+  GT_OK(graft_value_to_tensor(&t, v));
+  assert_int_equal(graft_tensor_num_elements(t), 8);
+  graft_tensor_free(t);
+  graft_value_free(v);
+  graft_shape_free(inv);
+  /* An invariant the entry shape does not fit: (2,) for (1,). */
+  const int64_t two[1] = {2};
+  GT_OK(graft_shape_new(&inv, two, 1));
+  grows.invariant = inv;
+  assert_null(run_grow(ctx, &grows));
+  assert_int_equal(grows.rc, GRAFT_EINVAL);
+  assert_non_null(strstr(graft_error_last(), "is not compatible with its initial shape"));
+  graft_shape_free(inv);
+}
+
 /* The seed's TensorArray example: ta.write(i, x[i] + 1) for each i, then ta.stack(), with a
  * dynamically sized tensor list carried through a while loop. */
 static int ta_cond(graft_context *ctx, const graft_arg *args, int nargs, graft_value_list *outputs, void *ud) {
@@ -1239,6 +1356,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_nested_call_and_function_library, setup, teardown),
       cmocka_unit_test_setup_teardown(test_cond, setup, teardown),
       cmocka_unit_test_setup_teardown(test_while_loop, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_while_loop_shapes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tensor_array_loop, setup, teardown),
       cmocka_unit_test_setup_teardown(test_host_function_op, setup, teardown),
       cmocka_unit_test_setup_teardown(test_errors, setup, teardown),

@@ -11,6 +11,7 @@ from graft import errors
 from graft import framework as _fw
 from graft import graft_swig as _c
 from graft import nest
+from graft import tensor_shape as _tensor_shape
 from graft.framework import EagerTensor, Tensor, convert_to_tensor
 
 
@@ -220,6 +221,30 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     return nest.pack_leaves(treedef, tensors)
 
 
+def _invariant_shapes(shape_invariants, single, kinds, tensors):
+    """One C shape per flattened loop variable: its invariant (a TensorShape, a list of dims,
+    or None for its own shape), as TensorFlow's shape_invariants, which have loop_vars'
+    structure; [] when there are none."""
+    if shape_invariants is None:
+        return []
+    given = [shape_invariants] if single else list(shape_invariants)
+    flat = []
+    for g in given:
+        if g is None or isinstance(g, _tensor_shape.TensorShape):
+            flat.append(g)
+        elif isinstance(g, (list, tuple)) and all(d is None or isinstance(d, int) for d in g):
+            flat.append(_tensor_shape.TensorShape(g))
+        else:
+            flat.extend(_tensor_shape.TensorShape(x) if x is not None else None for x in nest.flatten(g))
+    if len(flat) != len(tensors):
+        raise ValueError(f"while_loop(): shape_invariants has {len(flat)} shapes for {len(tensors)} loop variables")
+    shapes = []
+    for (kind, _), t, inv in zip(kinds, tensors, flat):
+        use = t.shape if inv is None or kind == "TA" else inv
+        shapes.append(_tensor_shape._to_c(use.as_list() if use.rank is not None else None))
+    return shapes
+
+
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
                swap_memory=False, maximum_iterations=None, name=None):
     """Repeats body(*loop_vars) while cond(*loop_vars); returns the final loop variables with the
@@ -274,8 +299,11 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     else:
         cond_body = _Body(cond, to_args, cond_result)
         loop_body = _Body(body, to_args, body_result)
+    shapes = _invariant_shapes(shape_invariants, single, kinds, tensors[1:] if counter else tensors)
+    if shapes and counter:
+        shapes = [_tensor_shape._to_c([])] + shapes
     try:
-        out = _fw._context.while_loop(cond_body, loop_body, [t._value for t in tensors])
+        out = _fw._context.while_loop(cond_body, loop_body, [t._value for t in tensors], shapes)
     except errors.OpError as e:
         _raise((cond_body, loop_body), e)
     result = [_wrap(v) for v in out]

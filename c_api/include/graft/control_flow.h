@@ -15,6 +15,7 @@
 #include "graft/common.h"
 #include "graft/eager.h"
 #include "graft/function.h"
+#include "graft/shape.h"
 
 GRAFT_BEGIN_DECL
 
@@ -33,15 +34,32 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_cond(graft_value **outputs, int capaci
 
 /*
  * while cond_fn(vars): vars = body_fn(vars), from loop_vars. cond_fn appends one scalar;
- * body_fn appends one value per loop variable, of the same dtype (shapes may change). Eagerly
- * the loop runs at once; while tracing both are traced as functions and recorded as a While
- * (StatelessWhile) op. Outputs: the final loop variables, as graft_cond's: new handles, each
- * freed with graft_value_free. The user_data pointers are borrowed for the call only.
+ * body_fn appends one value per loop variable, of the same dtype. Eagerly the loop runs at once
+ * (shapes may change). While tracing both are traced as functions and recorded as a While
+ * (StatelessWhile) op, with TensorFlow's shape rule: each loop variable is traced with its entry
+ * shape, and the body must return a value of that shape (or a more specific one); else
+ * GRAFT_EINVAL naming the variable and both shapes. A variable whose shape changes needs a
+ * shape invariant (graft_while_loop_with_shapes). Outputs: the final loop variables, as
+ * graft_cond's: new handles, each freed with graft_value_free. The user_data pointers are
+ * borrowed for the call only.
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_while_loop(graft_value **outputs, int capacity, int *noutputs,
                                                      graft_context *ctx, graft_trace_fn cond_fn, void *cond_user_data,
                                                      graft_trace_fn body_fn, void *body_user_data,
                                                      const graft_value *const *loop_vars, int nvars);
+
+/*
+ * graft_while_loop with shape invariants (TensorFlow's shape_invariants): shape_invariants is
+ * NULL or holds nvars entries, each NULL (the variable's entry shape) or a shape (borrowed for
+ * the call) that the variable's entry shape must be at least as specific as (unknown dims and
+ * an unknown rank admit any); the variable is traced with it, and the loop's output has it.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_while_loop_with_shapes(graft_value **outputs, int capacity, int *noutputs,
+                                                                 graft_context *ctx, graft_trace_fn cond_fn,
+                                                                 void *cond_user_data, graft_trace_fn body_fn,
+                                                                 void *body_user_data,
+                                                                 const graft_value *const *loop_vars, int nvars,
+                                                                 const graft_shape *const *shape_invariants);
 
 GRAFT_END_DECL
 

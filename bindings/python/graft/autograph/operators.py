@@ -484,7 +484,19 @@ def _try_staged_loop(test, step, extra_init, init, get_state, set_state, names, 
             extra = step(list(vals[:n_extra]))
         return list(extra) + _loop_outputs(get_state(), init, names, specs, options, hints)
 
-    out = _cf.while_loop(loop_cond, loop_body, flat, maximum_iterations=options.maximum_iterations)
+    # Shape invariants (set_loop_options) of the flattened variables; the rest keep their shapes.
+    invariants = [None] * n_extra
+    for name, value, spec in zip(names, init, specs):
+        if spec is None:
+            continue
+        entry_leaves = nest.flatten(value) if type(value) is not Undefined else [None] * len(spec.kinds)
+        for kind, entry_leaf in zip(spec.kinds, entry_leaves):
+            if kind != "P":
+                invariants.append(_invariant_for(options, entry_leaf) if kind == "T" and entry_leaf is not None
+                                  else None)
+    given = any(x is not None for x in invariants)
+    out = _cf.while_loop(loop_cond, loop_body, flat, shape_invariants=invariants if given else None,
+                         maximum_iterations=options.maximum_iterations)
     out = out if isinstance(out, list) else list(out)
     set_state(unflatten(out))
 
