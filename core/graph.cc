@@ -261,7 +261,8 @@ Status Graph::AddNode(NodeSpec spec, Node** out) {
   const OpRegistration* reg = OpRegistry::Global().Find(spec.type);
   if (reg == nullptr) {
     return errors::NotFound("op type '", spec.type, "' is not registered (creating op '",
-                            spec.name.empty() ? spec.type : spec.name, "')");
+                            spec.name.empty() ? spec.type : spec.name,
+                            "'): if an op library defines it, load that library first (graft_library_load)");
   }
 
   // The name: exact when it ends in '/', otherwise unique under the scope. Marked used only

@@ -3,6 +3,7 @@
 
 #include "c_api/src/api_error.h"
 #include "c_api/src/handles.h"
+#include "c_api/src/pending_registrations.h"
 #include "core/op_registry.h"
 #include "graft/op_registry.h"
 
@@ -116,7 +117,15 @@ GRAFT_API int graft_op_register(graft_op_def_builder* builder) {
   return Guard("graft_op_register", [&]() -> Status {
     GRAFT_CHECK_ARG(builder);
     graft::ShapeFn fn = builder->shape_fn ? WrapShapeFn(builder->shape_fn, builder->user_data) : graft::ShapeFn();
-    return graft::OpRegistry::Global().Register(builder->builder, std::move(fn));
+    graft::OpDef def;
+    GRAFT_RETURN_IF_ERROR(builder->builder.Finalize(&def));
+    if (auto* pending = graft::capi::PendingRegistrations::Current()) {  // an op library's init
+      std::string name = def.name;
+      return pending->AddOp(name, [def = std::move(def), fn = std::move(fn)]() mutable {
+        return graft::OpRegistry::Global().Register(std::move(def), std::move(fn));
+      });
+    }
+    return graft::OpRegistry::Global().Register(std::move(def), std::move(fn));
   });
 }
 
@@ -222,17 +231,28 @@ GRAFT_API int graft_gradient_register(const char* name, graft_gradient_fn fn, vo
     GRAFT_CHECK_ARG(name);
     GRAFT_CHECK_ARG(fn);
     // The gradient builder will call fn with its context; the registry keeps it now.
-    return graft::GradientRegistry::Global().Register(name, [fn, user_data](graft::GradientContext& ctx) -> Status {
+    graft::GradientFn gradient = [fn, user_data](graft::GradientContext& ctx) -> Status {
       int rc = fn(reinterpret_cast<graft_gradient_context*>(&ctx), user_data);
       // Its code, and the message it set with graft_error_set (or of the graft call that failed in it).
       return graft::capi::CallbackStatus(rc, "the gradient function");
-    });
+    };
+    if (auto* pending = graft::capi::PendingRegistrations::Current()) {
+      return pending->AddGradient(name, [n = std::string(name), gradient]() {
+        return graft::GradientRegistry::Global().Register(n, gradient);
+      });
+    }
+    return graft::GradientRegistry::Global().Register(name, std::move(gradient));
   });
 }
 
 GRAFT_API int graft_gradient_register_none(const char* name) {
   return Guard("graft_gradient_register_none", [&]() -> Status {
     GRAFT_CHECK_ARG(name);
+    if (auto* pending = graft::capi::PendingRegistrations::Current()) {
+      return pending->AddGradient(name, [n = std::string(name)]() {
+        return graft::GradientRegistry::Global().RegisterNotDifferentiable(n);
+      });
+    }
     return graft::GradientRegistry::Global().RegisterNotDifferentiable(name);
   });
 }

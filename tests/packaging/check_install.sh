@@ -40,6 +40,13 @@ for target in graft graft_static; do
   [ "$out" = "graft $expect" ] || { echo "FAIL: find_package consumer ($target) printed '$out'"; exit 1; }
   echo "ok: find_package build with Graft::$target"
 done
+# 4. An op library (examples/plugin) built against the installed Graft with find_package.
+cmake -S "$here/../../examples/plugin" -B "$work/plugin" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
+  > "$work/plugin.log" 2>&1 || { cat "$work/plugin.log"; echo "FAIL: configure examples/plugin"; exit 1; }
+cmake --build "$work/plugin" > "$work/plugin_build.log" 2>&1 \
+  || { cat "$work/plugin_build.log"; echo "FAIL: build examples/plugin"; exit 1; }
+[ -f "$work/plugin/libgraft_example_ops.so" ] || { echo "FAIL: examples/plugin made no library"; exit 1; }
+echo "ok: examples/plugin built with find_package"
 if ldd "$work/cmake_graft_static/consumer" | grep -q libgraft; then
   echo "FAIL: the static consumer still loads libgraft.so"
   exit 1

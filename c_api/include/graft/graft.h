@@ -28,5 +28,7 @@
 #include "graft/control_flow.h"
 #include "graft/gradients.h"
 #include "graft/tape.h"
+#include "graft/kernel.h"
+#include "graft/library.h"
 
 #endif /* GRAFT_GRAFT_H */
