@@ -230,13 +230,61 @@ class Conv2DKernel : public ConvOp {
   }
 };
 
-// The geometry of a gradient op's convolution, NHWC and not grouped, with out_backprop's
-// dims checked; false when the device kernels do not take it (the caller runs the CPU's).
+// A gradient op of a convolution: input `sizes_input` holds the dims of the tensor it gives
+// (the input's or the filter's; 4 entries, on the host), the other of input 0 and 1 is the other
+// tensor of the convolution, input 2 is out_backprop. Prepare reads them, NHWC and not grouped,
+// with out_backprop's dims checked, and allocates the output; *on_host when the device kernels
+// do not take them (the caller runs the CPU's kernel, which computes it or reports its error).
 class ConvGradOp : public ConvOp {
  public:
   using ConvOp::ConvOp;
+  bool HostMemoryInput(int i) const override { return i == sizes_input_; }
 
  protected:
+  ConvGradOp(const Node& node, int sizes_input) : ConvOp(node), sizes_input_(sizes_input) {}
+
+  struct Prepared {
+    Geometry g{0, 0, 0, 0, 0, 0, 0};
+    DType dt = DType::kFloat32;
+    size_t es = 0;
+    cl_mem other = nullptr, dy = nullptr, out = nullptr;  // out null: an empty output, done
+    bool on_host = false;
+  };
+
+  Status Prepare(OpKernelContext& ctx, OpenClDevice& device, Prepared* p) const {
+    const int other_input = 1 - sizes_input_;
+    const Tensor& other = ctx.input(other_input);
+    const Tensor& dy = ctx.input(2);
+    Dims sizes;
+    if (ctx.input(sizes_input_).rank() != 1 || ctx.input(sizes_input_).num_elements() != 4 ||
+        !HostIndices(device, ctx.input(sizes_input_), "sizes", &sizes).ok()) {
+      p->on_host = true;  // two sizes (rows, cols), or the CPU's error
+      return Status::Ok();
+    }
+    const bool sizes_of_input = sizes_input_ == 0;
+    if (!Take(sizes_of_input ? sizes : other.dims(), sizes_of_input ? other.dims() : sizes, dy, &p->g)) {
+      p->on_host = true;
+      return Status::Ok();
+    }
+    p->dt = other.dtype();
+    p->es = DTypeSize(p->dt);
+    Tensor* out = nullptr;
+    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, p->dt, sizes, &out));
+    if (out->num_elements() == 0) return Status::Ok();
+    GRAFT_RETURN_IF_ERROR(ClMem(other, sizes_of_input ? "the filter" : "the input", &p->other));
+    GRAFT_RETURN_IF_ERROR(ClMem(dy, "out_backprop", &p->dy));
+    GRAFT_RETURN_IF_ERROR(ClMem(*out, "the output", &p->out));
+    const bool empty_sum = sizes_of_input ? p->g.oc == 0 : p->g.n == 0;
+    if (empty_sum || p->g.rows_per_image() == 0) {
+      GRAFT_RETURN_IF_ERROR(Zero(device.cl(), p->out, static_cast<size_t>(out->num_elements()) * p->es));
+      p->out = nullptr;
+    }
+    return Status::Ok();
+  }
+
+ private:
+  // The geometry of x (NHWC) convolved with f, checked; false when the device kernels do not
+  // take it.
   bool Take(const Dims& x, const Dims& f, const Tensor& dy, Geometry* g) const {
     if (nchw() || !CheckAttrs().ok() || x.size() != 4 || f.size() != 4 || dy.rank() != 4 || f[2] != x[3]) {
       return false;
@@ -252,52 +300,38 @@ class ConvGradOp : public ConvOp {
     *g = Geometry{x[0], x[1], x[2], x[3], f[0], f[1], f[3]};
     return Windows(g).ok() && dy.dims() == Dims{g->n, g->oh, g->ow, g->oc} && dy.num_elements() <= INT32_MAX;
   }
+
+  int sizes_input_ = 0;
 };
 
 // Conv2DBackpropInput(input_sizes, filter, out_backprop).
 class Conv2DBackpropInputKernel : public ConvGradOp {
  public:
-  using ConvGradOp::ConvGradOp;
-  bool HostMemoryInput(int i) const override { return i == 0; }
+  explicit Conv2DBackpropInputKernel(const Node& node) : ConvGradOp(node, 0) {}
   Status Compute(OpKernelContext& ctx) const override {
     OpenClDevice* device = nullptr;
     GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));
-    const Tensor& f = ctx.input(1);
-    const Tensor& dy = ctx.input(2);
-    Dims sizes;
-    if (ctx.input(0).rank() != 1 || ctx.input(0).num_elements() != 4 ||
-        !HostIndices(*device, ctx.input(0), "input_sizes", &sizes).ok()) {
-      return RunOnHost(ctx, *device);  // two sizes (rows, cols), or the CPU's error
-    }
-    Geometry g{0, 0, 0, 0, 0, 0, 0};
-    if (!Take(sizes, f.dims(), dy, &g)) return RunOnHost(ctx, *device);
-    const DType dt = f.dtype();
-    Tensor* out = nullptr;
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, dt, sizes, &out));
-    if (out->num_elements() == 0) return Status::Ok();
+    Prepared p;
+    GRAFT_RETURN_IF_ERROR(Prepare(ctx, *device, &p));
+    if (p.on_host) return RunOnHost(ctx, *device);
+    if (p.out == nullptr) return Status::Ok();
     ClContext& cl = device->cl();
-    const size_t es = DTypeSize(dt);
-    cl_mem fm = nullptr, gm = nullptr, om = nullptr;
-    GRAFT_RETURN_IF_ERROR(ClMem(f, "the filter", &fm));
-    GRAFT_RETURN_IF_ERROR(ClMem(dy, "out_backprop", &gm));
-    GRAFT_RETURN_IF_ERROR(ClMem(*out, "the output", &om));
+    const Geometry& g = p.g;
     const int64_t k = g.k(), rpi = g.rows_per_image();
-    if (g.oc == 0 || rpi == 0) return Zero(cl, om, static_cast<size_t>(out->num_elements()) * es);
     if (Direct(g)) {  // dx [rows, c] = dy [rows, oc] * filter [c, oc]^T
-      return Gemm(cl, dt, false, true, static_cast<size_t>(g.n * rpi), static_cast<size_t>(k),
-                  static_cast<size_t>(g.oc), gm, 0, fm, 0, 0.0, om, 0);
+      return Gemm(cl, p.dt, false, true, static_cast<size_t>(g.n * rpi), static_cast<size_t>(k),
+                  static_cast<size_t>(g.oc), p.dy, 0, p.other, 0, 0.0, p.out, 0);
     }
     int64_t batch = 0;
     GRAFT_RETURN_IF_ERROR(BatchOf(g, &batch));
     std::shared_ptr<ClBuffer> cols;
-    GRAFT_RETURN_IF_ERROR(cl.Allocate(static_cast<size_t>(batch * rpi * k) * es, &cols));
-    const int64_t image = g.h * g.w * g.c;
+    GRAFT_RETURN_IF_ERROR(cl.Allocate(static_cast<size_t>(batch * rpi * k) * p.es, &cols));
     for (int64_t b0 = 0; b0 < g.n; b0 += batch) {
       const int64_t nb = std::min(batch, g.n - b0);
-      GRAFT_RETURN_IF_ERROR(Gemm(cl, dt, false, true, static_cast<size_t>(nb * rpi), static_cast<size_t>(k),
-                                 static_cast<size_t>(g.oc), gm, static_cast<size_t>(b0 * rpi * g.oc), fm, 0, 0.0,
-                                 cols->mem(), 0));
-      GRAFT_RETURN_IF_ERROR(Patches(cl, dt, "col2im", om, cols->mem(), nb * image, b0, g));
+      GRAFT_RETURN_IF_ERROR(Gemm(cl, p.dt, false, true, static_cast<size_t>(nb * rpi), static_cast<size_t>(k),
+                                 static_cast<size_t>(g.oc), p.dy, static_cast<size_t>(b0 * rpi * g.oc), p.other, 0,
+                                 0.0, cols->mem(), 0));
+      GRAFT_RETURN_IF_ERROR(Patches(cl, p.dt, "col2im", p.out, cols->mem(), nb * g.h * g.w * g.c, b0, g));
     }
     return Status::Ok();
   }
@@ -306,45 +340,31 @@ class Conv2DBackpropInputKernel : public ConvGradOp {
 // Conv2DBackpropFilter(input, filter_sizes, out_backprop).
 class Conv2DBackpropFilterKernel : public ConvGradOp {
  public:
-  using ConvGradOp::ConvGradOp;
-  bool HostMemoryInput(int i) const override { return i == 1; }
+  explicit Conv2DBackpropFilterKernel(const Node& node) : ConvGradOp(node, 1) {}
   Status Compute(OpKernelContext& ctx) const override {
     OpenClDevice* device = nullptr;
     GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));
-    const Tensor& x = ctx.input(0);
-    const Tensor& dy = ctx.input(2);
-    Dims sizes;
-    Geometry g{0, 0, 0, 0, 0, 0, 0};
-    if (ctx.input(1).rank() != 1 || ctx.input(1).num_elements() != 4 ||
-        !HostIndices(*device, ctx.input(1), "filter_sizes", &sizes).ok() || !Take(x.dims(), sizes, dy, &g)) {
-      return RunOnHost(ctx, *device);
-    }
-    const DType dt = x.dtype();
-    Tensor* out = nullptr;
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, dt, sizes, &out));
-    if (out->num_elements() == 0) return Status::Ok();
+    Prepared p;
+    GRAFT_RETURN_IF_ERROR(Prepare(ctx, *device, &p));
+    if (p.on_host) return RunOnHost(ctx, *device);
+    if (p.out == nullptr) return Status::Ok();
     ClContext& cl = device->cl();
-    const size_t es = DTypeSize(dt);
-    cl_mem xm = nullptr, gm = nullptr, om = nullptr;
-    GRAFT_RETURN_IF_ERROR(ClMem(x, "the input", &xm));
-    GRAFT_RETURN_IF_ERROR(ClMem(dy, "out_backprop", &gm));
-    GRAFT_RETURN_IF_ERROR(ClMem(*out, "the output", &om));
+    const Geometry& g = p.g;
     const int64_t k = g.k(), rpi = g.rows_per_image();
-    if (g.n == 0 || rpi == 0) return Zero(cl, om, static_cast<size_t>(out->num_elements()) * es);
     if (Direct(g)) {  // dfilter [c, oc] = x [rows, c]^T * dy [rows, oc]
-      return Gemm(cl, dt, true, false, static_cast<size_t>(k), static_cast<size_t>(g.oc),
-                  static_cast<size_t>(g.n * rpi), xm, 0, gm, 0, 0.0, om, 0);
+      return Gemm(cl, p.dt, true, false, static_cast<size_t>(k), static_cast<size_t>(g.oc),
+                  static_cast<size_t>(g.n * rpi), p.other, 0, p.dy, 0, 0.0, p.out, 0);
     }
     int64_t batch = 0;
     GRAFT_RETURN_IF_ERROR(BatchOf(g, &batch));
     std::shared_ptr<ClBuffer> cols;
-    GRAFT_RETURN_IF_ERROR(cl.Allocate(static_cast<size_t>(batch * rpi * k) * es, &cols));
+    GRAFT_RETURN_IF_ERROR(cl.Allocate(static_cast<size_t>(batch * rpi * k) * p.es, &cols));
     for (int64_t b0 = 0; b0 < g.n; b0 += batch) {
       const int64_t nb = std::min(batch, g.n - b0);
-      GRAFT_RETURN_IF_ERROR(Patches(cl, dt, "im2col", xm, cols->mem(), nb * rpi * k, b0, g));
-      GRAFT_RETURN_IF_ERROR(Gemm(cl, dt, true, false, static_cast<size_t>(k), static_cast<size_t>(g.oc),
-                                 static_cast<size_t>(nb * rpi), cols->mem(), 0, gm,
-                                 static_cast<size_t>(b0 * rpi * g.oc), b0 == 0 ? 0.0 : 1.0, om, 0));
+      GRAFT_RETURN_IF_ERROR(Patches(cl, p.dt, "im2col", p.other, cols->mem(), nb * rpi * k, b0, g));
+      GRAFT_RETURN_IF_ERROR(Gemm(cl, p.dt, true, false, static_cast<size_t>(k), static_cast<size_t>(g.oc),
+                                 static_cast<size_t>(nb * rpi), cols->mem(), 0, p.dy,
+                                 static_cast<size_t>(b0 * rpi * g.oc), b0 == 0 ? 0.0 : 1.0, p.out, 0));
     }
     return Status::Ok();
   }
