@@ -234,11 +234,20 @@ class Conv2DKernel : public ConvOp {
 // (the input's or the filter's; 4 entries, on the host), the other of input 0 and 1 is the other
 // tensor of the convolution, input 2 is out_backprop. Prepare reads them, NHWC and not grouped,
 // with out_backprop's dims checked, and allocates the output; *on_host when the device kernels
-// do not take them (the caller runs the CPU's kernel, which computes it or reports its error).
+// do not take them (then the CPU's kernel runs, which computes it or reports its error).
 class ConvGradOp : public ConvOp {
  public:
   using ConvOp::ConvOp;
   bool HostMemoryInput(int i) const override { return i == sizes_input_; }
+  Status Compute(OpKernelContext& ctx) const final {
+    OpenClDevice* device = nullptr;
+    GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));
+    Prepared p;
+    GRAFT_RETURN_IF_ERROR(Prepare(ctx, *device, &p));
+    if (p.on_host) return RunOnHost(ctx, *device);
+    if (p.out == nullptr) return Status::Ok();
+    return Run(device->cl(), p);
+  }
 
  protected:
   ConvGradOp(const Node& node, int sizes_input) : ConvOp(node), sizes_input_(sizes_input) {}
@@ -251,6 +260,10 @@ class ConvGradOp : public ConvOp {
     bool on_host = false;
   };
 
+  // The gradient, once prepared (a nonempty output and sum).
+  virtual Status Run(ClContext& cl, const Prepared& p) const = 0;
+
+ private:
   Status Prepare(OpKernelContext& ctx, OpenClDevice& device, Prepared* p) const {
     const int other_input = 1 - sizes_input_;
     const Tensor& other = ctx.input(other_input);
@@ -282,7 +295,6 @@ class ConvGradOp : public ConvOp {
     return Status::Ok();
   }
 
- private:
   // The geometry of x (NHWC) convolved with f, checked; false when the device kernels do not
   // take it.
   bool Take(const Dims& x, const Dims& f, const Tensor& dy, Geometry* g) const {
@@ -308,14 +320,7 @@ class ConvGradOp : public ConvOp {
 class Conv2DBackpropInputKernel : public ConvGradOp {
  public:
   explicit Conv2DBackpropInputKernel(const Node& node) : ConvGradOp(node, 0) {}
-  Status Compute(OpKernelContext& ctx) const override {
-    OpenClDevice* device = nullptr;
-    GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));
-    Prepared p;
-    GRAFT_RETURN_IF_ERROR(Prepare(ctx, *device, &p));
-    if (p.on_host) return RunOnHost(ctx, *device);
-    if (p.out == nullptr) return Status::Ok();
-    ClContext& cl = device->cl();
+  Status Run(ClContext& cl, const Prepared& p) const override {
     const Geometry& g = p.g;
     const int64_t k = g.k(), rpi = g.rows_per_image();
     if (Direct(g)) {  // dx [rows, c] = dy [rows, oc] * filter [c, oc]^T
@@ -341,14 +346,7 @@ class Conv2DBackpropInputKernel : public ConvGradOp {
 class Conv2DBackpropFilterKernel : public ConvGradOp {
  public:
   explicit Conv2DBackpropFilterKernel(const Node& node) : ConvGradOp(node, 1) {}
-  Status Compute(OpKernelContext& ctx) const override {
-    OpenClDevice* device = nullptr;
-    GRAFT_RETURN_IF_ERROR(DeviceOf(ctx, &device));
-    Prepared p;
-    GRAFT_RETURN_IF_ERROR(Prepare(ctx, *device, &p));
-    if (p.on_host) return RunOnHost(ctx, *device);
-    if (p.out == nullptr) return Status::Ok();
-    ClContext& cl = device->cl();
+  Status Run(ClContext& cl, const Prepared& p) const override {
     const Geometry& g = p.g;
     const int64_t k = g.k(), rpi = g.rows_per_image();
     if (Direct(g)) {  // dfilter [c, oc] = x [rows, c]^T * dy [rows, oc]
