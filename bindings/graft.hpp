@@ -119,6 +119,67 @@ inline std::vector<DeviceInfo> list_devices() {
   return out;
 }
 
+/* ---- Op libraries ------------------------------------------------------------------------- */
+
+/* The name of the function of an op type in the bindings that make one per op (Python's
+ * load_op_library), TensorFlow's rule (python_op_gen's GenerateLowerCaseOpName): an '_' before
+ * an upper-case letter that follows a lower-case one or precedes one, then all lower case:
+ * ZeroOut -> zero_out, SwishGrad -> swish_grad, MatMul -> mat_mul, LRNGrad -> lrn_grad. */
+inline std::string op_function_name(const std::string &op_type) {
+  auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  std::string out;
+  const size_t n = op_type.size();
+  for (size_t i = 0; i < n; ++i) {
+    const char c = op_type[i];
+    if (upper(c) && i > 0 && (lower(op_type[i - 1]) || (i + 1 < n && lower(op_type[i + 1]))) &&
+        op_type[i - 1] != '_')
+      out.push_back('_');
+    out.push_back(upper(c) ? static_cast<char>(c - 'A' + 'a') : c);
+  }
+  return out;
+}
+
+/*
+ * An op library loaded with graft_library_load (graft/library.h; TensorFlow's
+ * tf.load_op_library): the file it was loaded from and the op types it registered. A copy:
+ * the library stays loaded, its ops registered, for the rest of the process.
+ */
+class Library {
+ public:
+  Library() = default;
+  /* Loads the op library at path (dlopen's rules: a path with a '/' is a file, else searched)
+   * and registers its ops, kernels, shape and gradient functions, all or nothing; loading the
+   * same file again registers nothing again. Errors (graft::Error): GRAFT_ENOTFOUND (no such
+   * file, or not an op library; the message names the path), GRAFT_EUNIMPLEMENTED (built
+   * against a newer kernel ABI), GRAFT_EEXISTS (an op it defines is registered already), or
+   * what its init function returned. */
+  static Library load(const std::string &path) {
+    graft_library *raw = nullptr;
+    detail::check(graft_library_load(&raw, path.c_str()));
+    std::unique_ptr<graft_library, void (*)(graft_library *)> lib(raw, graft_library_free);
+    Library out;
+    out.path_ = graft_library_path(raw);
+    const int n = graft_library_op_count(raw);
+    for (int i = 0; i < n; ++i) out.op_names_.push_back(graft_library_op_name(raw, i));
+    return out;
+  }
+  /* The file it was loaded from (absolute). */
+  std::string path() const { return path_; }
+  /* The op types it registered, in registration order ("ZeroOut", ...). */
+  std::vector<std::string> op_names() const { return op_names_; }
+  /* op_function_name of each op type, in the same order ("zero_out", ...). */
+  std::vector<std::string> function_names() const {
+    std::vector<std::string> out;
+    for (const std::string &op : op_names_) out.push_back(op_function_name(op));
+    return out;
+  }
+
+ private:
+  std::string path_;
+  std::vector<std::string> op_names_;
+};
+
 /* A partial shape: rank -1 for an unknown rank, dims -1 for unknown dimensions. */
 class Shape {
  public:

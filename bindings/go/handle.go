@@ -191,5 +191,7 @@ func deleteRaw(r any) {
 		raw.DeleteStringVectorVector(v)
 	case raw.OutputVectorVector:
 		raw.DeleteOutputVectorVector(v)
+	case raw.Library:
+		raw.DeleteLibrary(v)
 	}
 }

@@ -379,6 +379,10 @@ GRAFT_JAVA_LIST(std::vector<graft::Output>, java.util.List<Output>, OutputVector
 %immutable graft::DeviceInfo::compute_units;
 %javamethodmodifiers graft::list_devices "";
 
+/* Op libraries (Graft.loadOpLibrary, Library.load): a Library is a copy of what was loaded,
+ * read with path(), opNames() and functionNames(). */
+%javamethodmodifiers graft::op_function_name "";
+
 /* Context.hostFunctionCall(token, inputs, DType.FLOAT32, ...): output dtypes as varargs. */
 %typemap(jstype) const std::vector<int> &tout "int..."
 
@@ -720,6 +724,16 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
       values.add(e.getValue());
     }
     return run(fetches, keys, values, java.util.List.of());
+  }
+%}
+}
+
+%extend graft::Library {
+%proxycode %{
+  @Override
+  public String toString() {
+    if (isClosed()) return "Library(closed)";
+    return "Library(" + path() + ", ops=" + opNames() + ")";
   }
 %}
 }

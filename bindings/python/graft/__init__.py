@@ -42,6 +42,7 @@ from graft.custom_gradient import custom_gradient
 from graft.registries import RegisterGradient, NoGradient, NotDifferentiable, RegisterShape, no_gradient
 from graft.gradients_impl import gradients, UnconnectedGradients
 from graft.session import Session, InteractiveSession, get_default_session
+from graft.op_library import load_op_library, load_library
 from graft import saved_model
 from graft import autograph
 from graft import lookup

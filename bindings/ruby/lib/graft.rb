@@ -20,6 +20,8 @@
 #   tape = Graft.gradient_tape { |t| t.watch(x); y = Graft.default_context.op(:Mul, x, x) }
 #   tape.gradient(y, x).value                     # => 6.0
 #
+#   Graft.load_op_library("libgraft_example_ops.so").op_names  # => ["ZeroOut", "Swish", "SwishGrad"]
+#
 #   Graft.devices.map(&:device_type)              # => ["CPU", "OPENCL"]
 #   Graft::Session.new(g, default_device: "/device:OPENCL:0", strict_placement: true)
 #
@@ -42,6 +44,7 @@ require_relative "graft/function"
 require_relative "graft/host_function"
 require_relative "graft/gradient"
 require_relative "graft/tape"
+require_relative "graft/op_library"
 
 module Graft
   # The library's version ("1.2.3").

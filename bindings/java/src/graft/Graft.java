@@ -39,6 +39,27 @@ public final class Graft {
   }
 
   /**
+   * Loads the op library at path (TensorFlow's tf.load_op_library; graft_library_load): a shared
+   * library made with GRAFT_DEFINE_OP_LIBRARY (graft/kernel.h) whose ops, kernels, shape functions
+   * and gradients are registered, all or nothing, for the rest of the process. Its ops are then
+   * made as built-in ops are, by type name: {@code graph.opBuilder("ZeroOut", "z")} or {@code
+   * ctx.op("ZeroOut")}. Loading the same file again registers nothing again. The result names the
+   * library's file ({@link Library#path()}, absolute) and its ops ({@link Library#opNames()}, in
+   * registration order); closing it does not unload the library. Throws GraftException:
+   * GRAFT_ENOTFOUND (no such file, or not an op library; the message names the path),
+   * GRAFT_EUNIMPLEMENTED (built against a newer kernel ABI), GRAFT_EEXISTS (one of its ops is
+   * registered already).
+   */
+  public static Library loadOpLibrary(String path) {
+    return Library.load(path);
+  }
+
+  /** {@link #loadOpLibrary(String)} of a path. */
+  public static Library loadOpLibrary(java.nio.file.Path path) {
+    return Library.load(path.toString());
+  }
+
+  /**
    * How many C++ objects owned by Java proxies are not freed yet (closed, or collected and
    * cleaned): a diagnostic for leaks.
    */
