@@ -109,6 +109,21 @@ Status Transfer(const Tensor& value, Device* from, Device* to, Tensor* out) {
 
 Executor::~Executor() = default;
 
+Status Executor::ConstantOn(int slot, const Tensor& value, Device* from, Device* to, Tensor* out) const {
+  const std::pair<int, const Device*> key{slot, to};
+  {
+    std::lock_guard<std::mutex> lock(const_copies_mu_);
+    if (auto it = const_copies_.find(key); it != const_copies_.end()) {
+      *out = it->second;
+      return Status::Ok();
+    }
+  }
+  GRAFT_RETURN_IF_ERROR(Transfer(value, from, to, out));
+  std::lock_guard<std::mutex> lock(const_copies_mu_);
+  const_copies_.emplace(key, *out);  // a concurrent run's copy may be there first: either will do
+  return Status::Ok();
+}
+
 Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, const std::vector<Output>& fetches,
                         const std::vector<const Node*>& targets, const DeviceSet& devices,
                         const RewriteOptions& rewrites, std::unique_ptr<Executor>* out,
@@ -354,9 +369,12 @@ Status Executor::RunStep(const Step& step, std::vector<Tensor>& slots, ResourceM
       inputs[i] = &src;
     }
     if (step.transfer[i]) {
-      Device* from = slot_device_[static_cast<size_t>(step.inputs[i])];
+      const int slot = step.inputs[i];
+      Device* from = slot_device_[static_cast<size_t>(slot)];
       Device* to = step.host_input[i] ? host_ : step.device;
-      Status moved = Transfer(*inputs[i], from, to, &derefs[i]);
+      Status moved = const_slot_[static_cast<size_t>(slot)] && !IsHost(to)
+                         ? ConstantOn(slot, *inputs[i], from, to, &derefs[i])
+                         : Transfer(*inputs[i], from, to, &derefs[i]);
       if (!moved.ok()) {
         return Status(moved.code(), StrCat(Where(n), ": copying input ", i, " from ", from->name(), " to ",
                                            to->name(), ": ", moved.message()));

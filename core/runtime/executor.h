@@ -7,7 +7,9 @@
 // own state.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <unordered_map>
 #include <string>
 #include <vector>
@@ -97,6 +99,11 @@ class Executor {
   std::vector<int> consumers_;         // number of consuming inputs per slot
   std::vector<int> initially_ready_;   // steps with no predecessors
   std::vector<bool> const_slot_;       // produced by a Const
+  // A constant's copy on another device, made by the first run that needs it and kept (by
+  // slot and device): a graph's constants (a frozen model's weights) cross to a device once.
+  Status ConstantOn(int slot, const Tensor& value, Device* from, Device* to, Tensor* out) const;
+  mutable std::mutex const_copies_mu_;
+  mutable std::map<std::pair<int, const Device*>, Tensor> const_copies_;
   bool has_control_flow_ = false;      // runs on the frame engine
   std::unique_ptr<FrameExecutor> frames_;  // the frame engine, when has_control_flow_
   int64_t const_bytes_ = 0;            // bytes of the constants the run reads

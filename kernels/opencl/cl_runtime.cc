@@ -246,11 +246,35 @@ Status ClContext::Allocate(size_t bytes, std::shared_ptr<ClBuffer>* out) {
   return Status::Ok();
 }
 
-Status ClContext::Write(cl_mem dst, const void* src, size_t bytes) {
+namespace {
+
+// Drops the hold on a copy's source once the device has it (called by the OpenCL runtime).
+void CL_CALLBACK ReleaseSource(cl_event, cl_int, void* hold) {
+  delete static_cast<std::shared_ptr<TensorBuffer>*>(hold);
+}
+
+}  // namespace
+
+Status ClContext::Write(cl_mem dst, const void* src, size_t bytes, std::shared_ptr<TensorBuffer> source) {
   if (bytes == 0) return Status::Ok();
+  device_writes_.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(mu_);
-  return ClStatus(clEnqueueWriteBuffer(queue_, dst, CL_TRUE, 0, bytes, src, 0, nullptr, nullptr),
-                  "copying to the device");
+  if (source == nullptr) {
+    return ClStatus(clEnqueueWriteBuffer(queue_, dst, CL_TRUE, 0, bytes, src, 0, nullptr, nullptr),
+                    "copying to the device");
+  }
+  cl_event done = nullptr;
+  GRAFT_RETURN_IF_ERROR(ClStatus(clEnqueueWriteBuffer(queue_, dst, CL_FALSE, 0, bytes, src, 0, nullptr, &done),
+                                 "copying to the device"));
+  auto* hold = new std::shared_ptr<TensorBuffer>(std::move(source));
+  if (clSetEventCallback(done, CL_COMPLETE, ReleaseSource, hold) != CL_SUCCESS) {
+    const cl_int err = clWaitForEvents(1, &done);  // no callback: wait here instead
+    delete hold;
+    clReleaseEvent(done);
+    return ClStatus(err, "waiting for a copy to the device");
+  }
+  clReleaseEvent(done);
+  return Status::Ok();
 }
 
 Status ClContext::Read(cl_mem src, void* dst, size_t bytes) {

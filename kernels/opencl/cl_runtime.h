@@ -86,7 +86,11 @@ class ClContext {
 
   // A buffer of bytes bytes (at least one byte: OpenCL has no empty buffers).
   Status Allocate(size_t bytes, std::shared_ptr<ClBuffer>* out);
-  Status Write(cl_mem dst, const void* src, size_t bytes);
+  // Copies bytes from host memory src to dst. Given the buffer that holds src (which then stays
+  // alive, and so unwritable in place, until the device has the bytes), the copy is queued and
+  // this returns at once; without one it waits for the copy (the memory may be a caller's, free
+  // to change as soon as this returns).
+  Status Write(cl_mem dst, const void* src, size_t bytes, std::shared_ptr<TensorBuffer> source = nullptr);
   Status Read(cl_mem src, void* dst, size_t bytes);  // waits for every command before it
   Status Finish();
 
@@ -102,6 +106,8 @@ class ClContext {
   // How many copies to the host (each waits for the queue) there have been (tests check that
   // a run waits only for its fetches).
   uint64_t host_reads() const { return host_reads_.load(std::memory_order_relaxed); }
+  // How many copies to the device there have been.
+  uint64_t device_writes() const { return device_writes_.load(std::memory_order_relaxed); }
 
  private:
   explicit ClContext(ClDeviceInfo info) : info_(std::move(info)) {}
@@ -111,6 +117,7 @@ class ClContext {
   std::shared_ptr<ClBufferPool> pool_;
   std::atomic<uint64_t> kernel_enqueues_{0};
   std::atomic<uint64_t> host_reads_{0};
+  std::atomic<uint64_t> device_writes_{0};
   std::mutex mu_;  // kernels' arguments and the queue's order
   std::mutex build_mu_;
   std::map<std::string, cl_program, std::less<>> programs_;                          // by program name

@@ -26,7 +26,10 @@ Status OpenClDevice::CopyFromHost(const Tensor& host, Tensor* out) {
   GRAFT_RETURN_IF_ERROR(Allocate(host.dtype(), host.dims(), &t));
   cl_mem mem = nullptr;
   GRAFT_RETURN_IF_ERROR(ClMem(t, "the copy", &mem));
-  GRAFT_RETURN_IF_ERROR(context_->Write(mem, host.raw_data(), host.byte_size()));
+  // Graft's own host memory is queued (nothing writes it in place while the copy holds it); a
+  // caller's borrowed memory is copied before this returns.
+  std::shared_ptr<TensorBuffer> source = host.buffer()->reusable() ? host.buffer() : nullptr;
+  GRAFT_RETURN_IF_ERROR(context_->Write(mem, host.raw_data(), host.byte_size(), std::move(source)));
   *out = std::move(t);
   return Status::Ok();
 }

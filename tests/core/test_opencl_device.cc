@@ -679,6 +679,44 @@ void test_shape_inputs_stay_on_the_host(void** state) {
   ExpectClose(results[1], results[0], 1e-5, "MatMul-Reshape-Transpose-Sum-Relu");
 }
 
+// A constant read by a device op crosses to the device once per executor (the first run), not
+// at every run; fed values cross at every run.
+void test_constants_cross_once(void** state) {
+  (void)state;
+  const std::string device = OpenClDeviceName();
+  auto* ocl = dynamic_cast<opencl::OpenClDevice*>(
+      DeviceSet::Process().Find(device.find("GPU") != std::string::npos ? "GPU" : "OPENCL", 0));
+  assert_non_null(ocl);
+  std::mt19937 rng(41);
+  Graph g;
+  Node* px = Placeholder(g, "x", DType::kFloat32);
+  Node* w = Op(g, "Const", "w", {}, "",
+               {{"dtype", AttrValue::Type(DType::kFloat32)},
+                {"value", AttrValue::TensorValue(Random(DType::kFloat32, {8, 4}, rng, -1, 1))}});
+  AttrMap mm = {{"T", AttrValue::Type(DType::kFloat32)}, {"transpose_a", AttrValue::Bool(false)},
+                {"transpose_b", AttrValue::Bool(false)}};
+  Node* y = Op(g, "MatMul", "y", {{px, 0}, {w, 0}}, device, mm);
+  std::unique_ptr<DeviceSet> devices = DeviceSet::FromRegistry();
+  RewriteOptions rewrites;
+  rewrites.constant_folding = false;
+  std::unique_ptr<Executor> exe;
+  assert_true(Executor::Create(g, {{px, 0}}, {{y, 0}}, {}, *devices, rewrites, &exe).ok());
+  ResourceMgr resources;
+  uint64_t writes[3];
+  Tensor results[3];
+  for (int run = 0; run < 3; ++run) {
+    const uint64_t before = ocl->cl().device_writes();
+    std::vector<Tensor> out;
+    assert_true(exe->Run({Random(DType::kFloat32, {2, 8}, rng, -1, 1)}, &resources, nullptr, &out, nullptr).ok());
+    writes[run] = ocl->cl().device_writes() - before;
+  }
+  print_message("copies to the device per run: %llu, %llu, %llu\n", static_cast<unsigned long long>(writes[0]),
+                static_cast<unsigned long long>(writes[1]), static_cast<unsigned long long>(writes[2]));
+  assert_int_equal(writes[0], 2);  // x and w
+  assert_int_equal(writes[1], 1);  // x
+  assert_int_equal(writes[2], 1);
+}
+
 // A CNN's gradients with the session's default device the OpenCL device: Conv2D, BiasAdd,
 // Relu, MaxPool and their gradient ops (Conv2DBackpropInput/Filter, BiasAddGrad, ReluGrad,
 // MaxPoolGrad) run there, and the gradients are the CPU's.
@@ -890,6 +928,7 @@ int main() {
       cmocka_unit_test(graft::test_16bit_floats_agree_with_cpu),
       cmocka_unit_test(graft::test_mixed_graph),
       cmocka_unit_test(graft::test_shape_inputs_stay_on_the_host),
+      cmocka_unit_test(graft::test_constants_cross_once),
       cmocka_unit_test(graft::test_cnn_gradients_on_the_device),
       cmocka_unit_test(graft::test_errors_name_the_op),
       cmocka_unit_test(graft::test_eager_ops_on_the_device),
