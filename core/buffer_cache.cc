@@ -1,4 +1,5 @@
 #include "core/buffer_cache.h"
+#include "core/unload.h"
 
 #include <cstdlib>
 
@@ -19,7 +20,8 @@ constexpr bool kEnabled = true;
 }  // namespace
 
 BufferCache& BufferCache::Global() {
-  static BufferCache* cache = new BufferCache();  // never destroyed: buffers may be freed at exit
+  // Never destroyed at exit (buffers may be freed then); deleted when libgraft is unloaded.
+  static BufferCache* cache = DeleteAtUnload(new BufferCache());
   return *cache;
 }
 

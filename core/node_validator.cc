@@ -1,11 +1,12 @@
 #include "core/node_validator.h"
+#include "core/unload.h"
 
 #include <mutex>
 
 namespace graft {
 
 NodeValidatorRegistry& NodeValidatorRegistry::Global() {
-  static NodeValidatorRegistry* registry = new NodeValidatorRegistry();
+  static NodeValidatorRegistry* registry = DeleteAtUnload(new NodeValidatorRegistry());
   return *registry;
 }
 

@@ -2,6 +2,8 @@
 
 #include <mutex>
 
+#include "core/unload.h"
+
 namespace graft {
 
 OpRegistry& OpRegistry::Global() {
@@ -10,7 +12,7 @@ OpRegistry& OpRegistry::Global() {
   static OpRegistry* registry = [] {
     auto* r = new OpRegistry();
     RegisterBuiltinOps(*r);
-    return r;
+    return DeleteAtUnload(r);  // never destroyed at exit; deleted at dlclose (core/unload.h)
   }();
   return *registry;
 }
@@ -47,7 +49,7 @@ GradientRegistry& GradientRegistry::Global() {
   static GradientRegistry* registry = [] {
     auto* r = new GradientRegistry();
     RegisterBuiltinGradients(*r);
-    return r;
+    return DeleteAtUnload(r);
   }();
   return *registry;
 }

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "core/thread_owned.h"
+
 namespace graft::capi {
 namespace {
 
@@ -11,8 +13,9 @@ struct LastError {
 };
 
 LastError& ThreadLastError() {
-  thread_local LastError last;
-  return last;
+  // ThreadOwned, not thread_local: a thread_local with a destructor would keep a dlopen'ed
+  // libgraft loaded until the thread exits (see core/thread_owned.h).
+  return ThreadOwned<LastError>();
 }
 
 }  // namespace

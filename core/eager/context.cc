@@ -8,13 +8,14 @@
 #include "core/eager/tape.h"
 #include "core/runtime/denormal.h"
 #include "core/runtime/device_set.h"
+#include "core/thread_owned.h"
 #include "core/variable.h"
 
 namespace graft::eager {
 namespace {
 
-// The traces this thread is recording, innermost last.
-thread_local std::vector<Trace*> t_traces;
+// The traces this thread is recording, innermost last (ThreadOwned: see thread_owned.h).
+std::vector<Trace*>& Traces() { return ThreadOwned<std::vector<Trace*>>(); }
 
 Status CheckConcrete(const OpCall& op, const Value& v) {
   if (v.is_symbolic()) return OutOfScopeError(v).WithContext(StrCat(op.type, " op"));
@@ -28,14 +29,14 @@ Context::Context() = default;
 Context::~Context() = default;
 
 Trace* Context::current_trace() const {
-  for (auto it = t_traces.rbegin(); it != t_traces.rend(); ++it) {
+  for (auto it = Traces().rbegin(); it != Traces().rend(); ++it) {
     if ((*it)->context() == this) return *it;
   }
   return nullptr;
 }
 
-Context::TraceScope::TraceScope(Trace* trace) { t_traces.push_back(trace); }
-Context::TraceScope::~TraceScope() { t_traces.pop_back(); }
+Context::TraceScope::TraceScope(Trace* trace) { Traces().push_back(trace); }
+Context::TraceScope::~TraceScope() { Traces().pop_back(); }
 
 Status Context::Execute(const OpCall& op, std::vector<Value>* outputs, KernelHint* hint) {
   if (Trace* t = current_trace()) return t->Record(op, outputs);

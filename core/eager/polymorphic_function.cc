@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/thread_owned.h"
+
 namespace graft::eager {
 namespace {
 
@@ -245,7 +247,9 @@ Status PolymorphicFunction::Lookup(Context& ctx, std::vector<Arg>& args, std::sh
     cache_[""] = *out;
     return Status::Ok();
   }
-  thread_local std::string key;  // reused: the common case (a hit) allocates nothing for it
+  // Reused: the common case (a hit) allocates nothing for it. ThreadOwned: see thread_owned.h.
+  struct KeyTag;
+  std::string& key = ThreadOwned<std::string, KeyTag>();
   if (Status st = Signature(args, nullptr, &key); !st.ok()) return st.WithContext(StrCat("function '", name_, "'"));
   auto it = cache_.find(key);
   if (it != cache_.end()) {

@@ -9,13 +9,15 @@
 
 #include "core/gradients/grad_ops.h"
 #include "core/gradients/gradient_context.h"
+#include "core/thread_owned.h"
 #include "core/variable.h"
 
 namespace graft::eager {
 namespace {
 
-// The tapes recording on this thread, innermost last.
-thread_local std::vector<Tape*> t_tapes;
+// The tapes recording on this thread, innermost last (ThreadOwned: no thread_local with a
+// destructor, which would keep a dlopen'ed libgraft loaded).
+std::vector<Tape*>& Tapes() { return ThreadOwned<std::vector<Tape*>>(); }
 
 const ResourceHandle* HandleOf(const Value& v) {
   if (v.is_symbolic() || v.tensor.dtype() != DType::kResource) return nullptr;
@@ -69,26 +71,26 @@ Status ExecuteNode(Context& ctx, const Node& node, const std::vector<Value>& inp
 
 Tape::~Tape() {
   // Destroyed while recording (the host forgot to stop it): forget it on this thread.
-  auto it = std::find(t_tapes.begin(), t_tapes.end(), this);
-  if (it != t_tapes.end()) t_tapes.erase(it);
+  auto it = std::find(Tapes().begin(), Tapes().end(), this);
+  if (it != Tapes().end()) Tapes().erase(it);
 }
 
-const std::vector<Tape*>& Tape::Active() { return t_tapes; }
+const std::vector<Tape*>& Tape::Active() { return Tapes(); }
 
 Status Tape::Start() {
   if (recording_) return errors::FailedPrecondition("the gradient tape is already recording");
-  t_tapes.push_back(this);
+  Tapes().push_back(this);
   recording_ = true;
   return Status::Ok();
 }
 
 Status Tape::Stop() {
   if (!recording_) return errors::FailedPrecondition("the gradient tape is not recording");
-  auto it = std::find(t_tapes.begin(), t_tapes.end(), this);
-  if (it == t_tapes.end()) {
+  auto it = std::find(Tapes().begin(), Tapes().end(), this);
+  if (it == Tapes().end()) {
     return errors::FailedPrecondition("the gradient tape records on another thread: stop it there");
   }
-  t_tapes.erase(it);
+  Tapes().erase(it);
   recording_ = false;
   return Status::Ok();
 }
@@ -424,10 +426,10 @@ Status Tape::EagerGradient(const std::vector<Value>& targets, const std::vector<
   }
   std::vector<const Node*> order(run.begin(), run.end());
   std::sort(order.begin(), order.end(), [](const Node* a, const Node* b) { return a->id() < b->id(); });
-  auto it = std::find(t_tapes.begin(), t_tapes.end(), this);
-  const bool on_stack = it != t_tapes.end();
-  size_t position = on_stack ? static_cast<size_t>(it - t_tapes.begin()) : 0;
-  if (on_stack) t_tapes.erase(it);
+  auto it = std::find(Tapes().begin(), Tapes().end(), this);
+  const bool on_stack = it != Tapes().end();
+  size_t position = on_stack ? static_cast<size_t>(it - Tapes().begin()) : 0;
+  if (on_stack) Tapes().erase(it);
   Status s;
   for (const Node* n : order) {
     std::vector<Value> ins;
@@ -448,7 +450,7 @@ Status Tape::EagerGradient(const std::vector<Value>& targets, const std::vector<
     }
     for (size_t i = 0; i < outs.size(); ++i) value_of[{n, static_cast<int>(i)}] = std::move(outs[i]);
   }
-  if (on_stack) t_tapes.insert(t_tapes.begin() + static_cast<std::ptrdiff_t>(position), this);
+  if (on_stack) Tapes().insert(Tapes().begin() + static_cast<std::ptrdiff_t>(position), this);
   GRAFT_RETURN_IF_ERROR(s);
 
   out->clear();

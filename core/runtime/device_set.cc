@@ -1,11 +1,12 @@
 #include "core/runtime/device_set.h"
+#include "core/unload.h"
 
 #include <algorithm>
 
 namespace graft {
 
 DeviceRegistry& DeviceRegistry::Global() {
-  static DeviceRegistry* registry = new DeviceRegistry();
+  static DeviceRegistry* registry = DeleteAtUnload(new DeviceRegistry());
   return *registry;
 }
 
@@ -42,12 +43,12 @@ std::unique_ptr<DeviceSet> DeviceSet::FromRegistry() {
 }
 
 const DeviceSet& DeviceSet::CpuOnly() {
-  static const DeviceSet* set = new DeviceSet({});
+  static const DeviceSet* set = DeleteAtUnload(new DeviceSet({}));
   return *set;
 }
 
 const DeviceSet& DeviceSet::Process() {
-  static const DeviceSet* set = new DeviceSet(DeviceRegistry::Global().MakeDevices());
+  static const DeviceSet* set = DeleteAtUnload(new DeviceSet(DeviceRegistry::Global().MakeDevices()));
   return *set;
 }
 

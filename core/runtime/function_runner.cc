@@ -3,6 +3,8 @@
 #include <map>
 #include <tuple>
 
+#include "core/thread_owned.h"
+
 namespace graft {
 namespace {
 
@@ -24,19 +26,20 @@ struct PreparationState {
   std::map<std::tuple<const void*, size_t, std::string, std::string>, std::shared_ptr<const FunctionRunner>> prepared;
 };
 
-thread_local PreparationState preparation;
+// ThreadOwned, not thread_local: see thread_owned.h.
+PreparationState& Preparation() { return ThreadOwned<PreparationState>(); }
 
 }  // namespace
 
 std::string FunctionRunner::PreparingDefaultDevice() {
   // A copy: the chain grows while the caller prepares the next function.
-  const PreparationState& st = preparation;
+  const PreparationState& st = Preparation();
   return st.chain.empty() ? std::string() : st.chain.back().default_device;
 }
 
 Status FunctionRunner::Create(const Graph& caller, const std::string& name, std::shared_ptr<const FunctionRunner>* out,
                               const std::string& default_device) {
-  PreparationState& st = preparation;
+  PreparationState& st = Preparation();
   FunctionLibrary library = caller.library();
   auto key = std::make_tuple(library.storage_id(), library.size(), name, default_device);
   if (auto it = st.prepared.find(key); it != st.prepared.end()) {

@@ -1,11 +1,12 @@
 #include "core/runtime/host_function.h"
+#include "core/unload.h"
 
 #include "core/runtime/device.h"
 
 namespace graft {
 
 HostFunctionRegistry& HostFunctionRegistry::Global() {
-  static HostFunctionRegistry* registry = new HostFunctionRegistry();
+  static HostFunctionRegistry* registry = DeleteAtUnload(new HostFunctionRegistry());
   return *registry;
 }
 

@@ -1,4 +1,5 @@
 #include "core/runtime/kernel.h"
+#include "core/unload.h"
 
 #include <algorithm>
 #include <mutex>
@@ -50,7 +51,7 @@ Status OpKernelContext::InputRef(int i, std::shared_ptr<Variable>* out) const {
 
 KernelRegistry& KernelRegistry::Global() {
   // Starts empty: the library's composition root registers the built-in kernel families.
-  static KernelRegistry* registry = new KernelRegistry();
+  static KernelRegistry* registry = DeleteAtUnload(new KernelRegistry());
   return *registry;
 }
 

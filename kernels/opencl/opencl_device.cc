@@ -1,6 +1,7 @@
 #include "kernels/opencl/opencl_device.h"
 
 #include "core/runtime/device_set.h"
+#include "core/unload.h"
 
 namespace graft::opencl {
 
@@ -57,7 +58,7 @@ const std::vector<std::shared_ptr<ClContext>>& Contexts() {
       std::unique_ptr<ClContext> context;
       if (ClContext::Create(info, &context).ok()) list->push_back(std::move(context));  // else left out
     }
-    return list;
+    return DeleteAtUnload(list);  // never destroyed at exit; released at dlclose (core/unload.h)
   }();
   return *contexts;
 }
