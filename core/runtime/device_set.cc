@@ -33,26 +33,38 @@ std::vector<std::unique_ptr<Device>> DeviceRegistry::MakeDevices() const {
   return out;
 }
 
-DeviceSet::DeviceSet(std::vector<std::unique_ptr<Device>> others) {
+DeviceSet::DeviceSet(bool from_registry) : from_registry_(from_registry) {
   devices_.push_back(std::make_unique<CpuDevice>());
-  for (auto& d : others) devices_.push_back(std::move(d));
+  cpu_ = devices_.front().get();
 }
 
-std::unique_ptr<DeviceSet> DeviceSet::FromRegistry() {
-  return std::unique_ptr<DeviceSet>(new DeviceSet(DeviceRegistry::Global().MakeDevices()));
+void DeviceSet::MakeOthers() const {
+  std::call_once(others_made_, [this] {
+    if (!from_registry_) return;
+    for (auto& d : DeviceRegistry::Global().MakeDevices()) devices_.push_back(std::move(d));
+  });
 }
+
+std::unique_ptr<DeviceSet> DeviceSet::FromRegistry() { return std::unique_ptr<DeviceSet>(new DeviceSet(true)); }
 
 const DeviceSet& DeviceSet::CpuOnly() {
-  static const DeviceSet* set = DeleteAtUnload(new DeviceSet({}));
+  static const DeviceSet* set = DeleteAtUnload(new DeviceSet(false));
   return *set;
 }
 
 const DeviceSet& DeviceSet::Process() {
-  static const DeviceSet* set = DeleteAtUnload(new DeviceSet(DeviceRegistry::Global().MakeDevices()));
+  static const DeviceSet* set = DeleteAtUnload(new DeviceSet(true));
   return *set;
 }
 
+const std::vector<std::unique_ptr<Device>>& DeviceSet::devices() const {
+  MakeOthers();
+  return devices_;
+}
+
 Device* DeviceSet::Find(const std::string& type, int64_t index) const {
+  if (type == kDeviceCpu) return index == 0 ? cpu() : nullptr;
+  MakeOthers();
   int64_t seen = 0;
   for (const auto& d : devices_) {
     if (d->type() != type) continue;

@@ -43,9 +43,13 @@ struct PlacementPolicy {
   bool strict = false;
 };
 
+// The CPU, and the registered device types' devices. Those are made (the registry's factories
+// called: an OpenCL platform search, say) only when first needed: by a Find for another type
+// than the CPU, or by devices(). A program that never asks for another device never pays for
+// looking (nor keeps a driver loaded).
 class DeviceSet {
  public:
-  // The CPU, then the registered types' devices.
+  // The CPU, then the registered types' devices (made on first need).
   static std::unique_ptr<DeviceSet> FromRegistry();
   // Just the CPU; lives as long as the process.
   static const DeviceSet& CpuOnly();
@@ -55,16 +59,22 @@ class DeviceSet {
   // before the first call.
   static const DeviceSet& Process();
 
-  Device* cpu() const { return devices_.front().get(); }
-  // The device of type and index, or nullptr.
+  Device* cpu() const { return cpu_; }
+  // The device of type and index, or nullptr. Thread-safe.
   Device* Find(const std::string& type, int64_t index) const;
-  const std::vector<std::unique_ptr<Device>>& devices() const { return devices_; }
+  // Every device, the CPU first. Thread-safe.
+  const std::vector<std::unique_ptr<Device>>& devices() const;
   const PlacementPolicy& policy() const { return policy_; }
   void set_policy(PlacementPolicy p) { policy_ = std::move(p); }
 
  private:
-  explicit DeviceSet(std::vector<std::unique_ptr<Device>> others);
-  std::vector<std::unique_ptr<Device>> devices_;
+  // from_registry: the registered types' devices are made on first need.
+  explicit DeviceSet(bool from_registry);
+  void MakeOthers() const;
+  mutable std::vector<std::unique_ptr<Device>> devices_;  // the CPU, then the others once made
+  Device* cpu_;  // devices_[0], read without waiting for the others
+  const bool from_registry_;
+  mutable std::once_flag others_made_;
   PlacementPolicy policy_;
 };
 

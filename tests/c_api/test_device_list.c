@@ -2,7 +2,8 @@
  * The device list (graft_device_list): the CPU first with a real description, then the
  * registered device types' devices; with GRAFT_OPENCL defined (the library built with the
  * OpenCL device, CI has PoCL) at least one OpenCL device with its fields filled; errors for
- * NULL arguments and indices out of range; lists made from several threads at once.
+ * NULL arguments and indices out of range; lists made from several threads at once; no device
+ * but the CPU looked for until one is asked for.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -11,6 +12,50 @@
 #include "test_util.h"
 
 static int has_prefix(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
+/* Whether the process has a shared library whose path contains name mapped. */
+static int mapped(const char *name) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (f == NULL) return -1;
+  char line[4096];
+  int found = 0;
+  while (!found && fgets(line, sizeof line, f) != NULL) found = strstr(line, name) != NULL;
+  fclose(f);
+  return found;
+}
+
+/* Devices other than the CPU are looked for only when asked for: a session that runs a CPU
+ * graph leaves the OpenCL drivers unloaded; listing the devices loads them. Runs first. */
+static void test_devices_found_only_when_asked_for(void **state) {
+  (void)state;
+  graft_graph *g = NULL;
+  GT_OK(graft_graph_new(&g));
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, g, "Const", "c"));
+  const float v = 2.0f;
+  graft_tensor *t = NULL;
+  GT_OK(graft_tensor_new(&t, GRAFT_FLOAT32, NULL, 0, &v, sizeof v));
+  GT_OK(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", t));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
+  graft_tensor_free(t);
+  graft_op *c = NULL;
+  GT_OK(graft_op_desc_finish(&c, d));
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  graft_output fetch = {c, 0};
+  graft_tensor *out = NULL;
+  GT_OK(graft_session_run(&out, s, NULL, NULL, 0, &fetch, 1, NULL, 0));
+  graft_tensor_free(out);
+  graft_session_free(s);
+  graft_graph_free(g);
+  assert_int_equal(mapped("libpocl"), 0);
+#ifdef GRAFT_OPENCL
+  graft_device_list *list = NULL;
+  GT_OK(graft_device_list_new(&list));
+  graft_device_list_free(list);
+  if (mapped("libpocl") != 1) print_message("no PoCL loaded by the device list (another OpenCL driver?)\n");
+#endif
+}
 
 static void test_cpu_first(void **state) {
   (void)state;
@@ -163,6 +208,7 @@ static void test_threads(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_devices_found_only_when_asked_for),
       cmocka_unit_test(test_cpu_first),
       cmocka_unit_test(test_names_number_each_type),
       cmocka_unit_test(test_opencl_device),
