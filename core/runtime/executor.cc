@@ -250,6 +250,8 @@ Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, co
 
   KernelRegistry& kernels = KernelRegistry::Global();
   std::vector<int> last_reader(static_cast<size_t>(slot), -1);
+  std::vector<int> depth(exe->steps_.size(), 1);
+  int longest_path = 0;
   for (size_t k = 0; k < exe->steps_.size(); ++k) {
     Step& s = exe->steps_[k];
     const Node& n = *s.node;
@@ -271,7 +273,13 @@ Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, co
       if (st != step_of.end()) preds.insert(st->second);
     }
     s.num_predecessors = static_cast<int>(preds.size());
-    for (int p : preds) exe->steps_[static_cast<size_t>(p)].successors.push_back(static_cast<int>(k));
+    int step_depth = 1;  // steps on the longest path of dependences ending here
+    for (int p : preds) {
+      exe->steps_[static_cast<size_t>(p)].successors.push_back(static_cast<int>(k));
+      step_depth = std::max(step_depth, depth[static_cast<size_t>(p)] + 1);
+    }
+    depth[k] = step_depth;
+    longest_path = std::max(longest_path, step_depth);
     if (preds.empty()) exe->initially_ready_.push_back(static_cast<int>(k));
 
     // Placement: the requested device when it has a kernel, else the CPU. TensorFlow 1 control
@@ -309,6 +317,10 @@ Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, co
       s.any_transfer = s.any_transfer || s.transfer.back();
     }
   }
+  // A graph whose longest path of dependences holds nearly every step (a chain) has nothing to
+  // run side by side: the parallel engine would only add its handoffs (and a spinning helper
+  // on the other core) to every step.
+  exe->chain_like_ = static_cast<int64_t>(longest_path) * 10 >= static_cast<int64_t>(exe->steps_.size()) * 9;
   if (exe->has_control_flow_) GRAFT_RETURN_IF_ERROR(FrameExecutor::Prepare(*exe, step_of, slot_of_fed, &exe->frames_));
   exe->const_slot_.assign(static_cast<size_t>(slot), false);
   for (size_t k = 0; k < exe->steps_.size(); ++k) {
@@ -573,7 +585,7 @@ Status Executor::Run(const std::vector<Tensor>& feed_values, ResourceMgr* resour
     }
     slots[static_cast<size_t>(feed_slots_[i])] = v;
   }
-  bool parallel = pool != nullptr && pool->size() > 0 && steps_.size() > 16;
+  bool parallel = pool != nullptr && pool->size() > 0 && steps_.size() > 16 && !chain_like_;
   if (has_control_flow_) {
     GRAFT_RETURN_IF_ERROR(frames_->Run(slots, resources, pool, stats));
   } else {

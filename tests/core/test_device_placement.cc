@@ -261,15 +261,22 @@ void test_default_device_and_strict_placement(void** state) {
 void test_parallel_engine_copies(void** state) {
   (void)state;
   RegisterTestDevice();
-  // A chain of 24 additions alternating between TEST and the CPU, plus side branches, so the
-  // run takes the parallel engine: every hop crosses devices.
+  // Two independent chains of 24 additions alternating between TEST and the CPU, so the run
+  // takes the parallel engine (a single chain runs sequentially): every hop crosses devices.
   Graph g;
-  Node* one = Vector(g, "one", {1, 1});
+  // Different constants, so that common-subexpression elimination keeps both chains.
+  Node* constants[2] = {Vector(g, "one", {1, 1}), Vector(g, "two", {2, 2})};
   AttrMap t = {{"T", AttrValue::Type(DType::kFloat32)}};
-  Output cur{one, 0};
-  for (int i = 0; i < 24; ++i) {
-    Node* n = Op(g, "AddV2", "step" + std::to_string(i), {cur, {one, 0}}, i % 2 == 0 ? "/device:TEST:0" : "", t);
-    cur = Output{n, 0};
+  std::vector<Output> ends;
+  for (int chain = 0; chain < 2; ++chain) {
+    Node* c = constants[chain];
+    Output cur{c, 0};
+    for (int i = 0; i < 24; ++i) {
+      Node* n = Op(g, "AddV2", "chain" + std::to_string(chain) + "_step" + std::to_string(i), {cur, {c, 0}},
+                   i % 2 == 0 ? "/device:TEST:0" : "", t);
+      cur = Output{n, 0};
+    }
+    ends.push_back(cur);
   }
   SessionOptions options;
   options.num_threads = 2;
@@ -277,16 +284,17 @@ void test_parallel_engine_copies(void** state) {
   Session s(&g, options);
   ResetCounts();
   std::vector<Tensor> out;
-  Status st = s.Run({}, {cur}, {}, &out);
+  Status st = s.Run({}, ends, {}, &out);
   if (!st.ok()) print_error("%s\n", st.message().c_str());
   assert_true(st.ok());
   ExpectFloats(out[0], {25, 25});
-  assert_int_equal(device_kernel_runs.load(), 12);
-  // Each TEST step copies in the chain value from the CPU, but the first, whose chain value is
-  // `one`: a constant, copied once for the run and the executor; each CPU step after a TEST
-  // step copies the chain value out. The last step is on the CPU.
-  assert_int_equal(to_device.load(), 12);
-  assert_int_equal(to_host.load(), 12);
+  ExpectFloats(out[1], {50, 50});
+  assert_int_equal(device_kernel_runs.load(), 24);
+  // Each TEST step copies in the chain value from the CPU, but each chain's first, whose chain
+  // value is its constant, copied once for the executor; each CPU step after a TEST step copies
+  // the chain value out. The last steps are on the CPU.
+  assert_int_equal(to_device.load(), 24);
+  assert_int_equal(to_host.load(), 24);
 }
 
 }  // namespace
