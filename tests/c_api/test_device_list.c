@@ -9,20 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dlopen_util.h" /* dl_mapped */
 #include "test_util.h"
 
 static int has_prefix(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
-
-/* Whether the process has a shared library whose path contains name mapped. */
-static int mapped(const char *name) {
-  FILE *f = fopen("/proc/self/maps", "r");
-  if (f == NULL) return -1;
-  char line[4096];
-  int found = 0;
-  while (!found && fgets(line, sizeof line, f) != NULL) found = strstr(line, name) != NULL;
-  fclose(f);
-  return found;
-}
 
 /* Devices other than the CPU are looked for only when asked for: a session that runs a CPU
  * graph leaves the OpenCL drivers unloaded; listing the devices loads them. Runs first. */
@@ -48,12 +38,12 @@ static void test_devices_found_only_when_asked_for(void **state) {
   graft_tensor_free(out);
   graft_session_free(s);
   graft_graph_free(g);
-  assert_int_equal(mapped("libpocl"), 0);
+  assert_int_equal(dl_mapped("libpocl"), 0);
 #ifdef GRAFT_OPENCL
   graft_device_list *list = NULL;
   GT_OK(graft_device_list_new(&list));
   graft_device_list_free(list);
-  if (mapped("libpocl") != 1) print_message("no PoCL loaded by the device list (another OpenCL driver?)\n");
+  if (dl_mapped("libpocl") != 1) print_message("no PoCL loaded by the device list (another OpenCL driver?)\n");
 #endif
 }
 
