@@ -62,6 +62,8 @@ class Session:
         self._c = _c.Session(self._graph._c, num_threads)
         self._closed = False
         self._default_ctx = None
+        self._plans = {}   # fetch structure -> _fetch_plan's result
+        self._feeds = {}   # feed key -> _feed_info's result
 
     @property
     def graph(self):
@@ -94,9 +96,21 @@ class Session:
             return self._element(fetch._as_graph_element())
         raise TypeError(f"Fetch argument {fetch!r} has invalid type {type(fetch)}, must be a string or Tensor.")
 
-    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
-        if self._closed:
-            raise RuntimeError("Attempted to use a closed Session.")
+    def _fetch_plan(self, fetches):
+        """What a fetch structure resolves to (its elements, the C outputs and targets, the
+        rebuilding function, each fetched tensor's NumPy dtype), made once per fetch object
+        and structure: TensorFlow's programs call run with the same fetches over and over."""
+        key = fetches if isinstance(fetches, (_fw.Tensor, _fw.Operation)) else None
+        if key is None and isinstance(fetches, (list, tuple)) and \
+                all(isinstance(f, (_fw.Tensor, _fw.Operation)) for f in fetches):
+            key = (type(fetches), tuple(fetches))
+        if key is not None:
+            try:
+                plan = self._plans.get(key)
+            except TypeError:  # an unhashable fetch
+                key, plan = None, None
+            if plan is not None:
+                return plan
         flat, rebuild = _flatten_fetches(fetches)
         elements = [self._element(f) for f in flat]
         fetch_outputs, targets = [], []
@@ -105,32 +119,57 @@ class Session:
                 fetch_outputs.append(x._out())
             elif kind == "op":
                 targets.append(x._c)
+        plan = (elements, fetch_outputs, targets, rebuild)
+        if key is not None and len(self._plans) < 256:
+            self._plans[key] = plan
+        return plan
+
+    def _feed_info(self, key):
+        """A feed key's checked facts, once per key: (output, dtype, NumPy dtype, static dims)."""
+        info = self._feeds.get(key)
+        if info is not None:
+            return info
+        if not isinstance(key, _fw.Tensor) or key._value is not None:
+            raise TypeError(f"Cannot interpret feed_dict key {key!r} as a Tensor of this graph.")
+        if key.graph is not self._graph:
+            raise ValueError(f"Tensor {key.name} is not an element of this graph.")
+        if not self._graph.is_feedable(key):
+            raise ValueError(f"Tensor {key.name} may not be fed.")
+        dtype = key.dtype.base_dtype
+        np_dtype = dtype.as_numpy_dtype if dtype != _dtypes.string else object
+        info = (key._out(), dtype, np_dtype, key.shape)
+        if len(self._feeds) < 1024:
+            self._feeds[key] = info
+        return info
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        elements, fetch_outputs, targets, rebuild = self._fetch_plan(fetches)
         feeds, feed_values = [], []
         for key, value in (feed_dict or {}).items():
             if isinstance(key, str):
                 key = self._graph.as_graph_element(key, allow_operation=False)
-            if not isinstance(key, _fw.Tensor) or key._value is not None:
-                raise TypeError(f"Cannot interpret feed_dict key {key!r} as a Tensor of this graph.")
-            if key.graph is not self._graph:
-                raise ValueError(f"Tensor {key.name} is not an element of this graph.")
-            if not self._graph.is_feedable(key):
-                raise ValueError(f"Tensor {key.name} may not be fed.")
+            out, dtype, np_dtype, shape = self._feed_info(key)
             if isinstance(value, _fw.Tensor):
                 if isinstance(value, _fw.EagerTensor):
                     value = value.numpy()
                 else:
                     raise TypeError("The value of a feed cannot be a graft.Tensor object. Acceptable feed values "
                                     "include Python scalars, strings, lists, numpy ndarrays.")
-            dtype = key.dtype.base_dtype
-            arr = np.asarray(value, dtype=dtype.as_numpy_dtype if dtype != _dtypes.string else object)
-            if dtype != _dtypes.string and np.asarray(value).dtype.kind == "f" and dtype.is_integer:
+            arr = np.asarray(value, dtype=np_dtype)
+            if dtype.is_integer and np.asarray(value).dtype.kind == "f":
                 if not np.all(np.mod(np.asarray(value), 1) == 0):
                     raise ValueError(f"Cannot feed value {value!r} to tensor {key.name} of dtype {dtype.name}")
-            if not key.shape.is_compatible_with(arr.shape):
+            if not shape.is_compatible_with(arr.shape):
                 raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {key.name}, which has shape "
-                                 f"{key.shape}")
-            feeds.append(key._out())
-            feed_values.append(_fw._c_tensor_from_numpy(arr, dtype))
+                                 f"{shape}")
+            feeds.append(out)
+            if arr.dtype.kind in "biufc" and arr.flags.c_contiguous:  # its bytes as they are
+                feed_values.append(_c.Tensor.from_bytes(dtype.as_datatype_enum, list(arr.shape),
+                                                        arr.reshape(-1).view(np.uint8)))
+            else:
+                feed_values.append(_fw._c_tensor_from_numpy(arr, dtype))
         values = self._c.run(fetch_outputs, feeds, feed_values, targets)
         results, i = [], 0
         for kind, x in elements:
