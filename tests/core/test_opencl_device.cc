@@ -60,6 +60,15 @@ Node* Op(Graph& g, const std::string& type, const std::string& name, std::vector
   return n;
 }
 
+// The process's OpenCL device the tests use (OpenClDeviceName's), for its counters.
+opencl::OpenClDevice* TheOpenClDevice() {
+  const std::string device = OpenClDeviceName();
+  auto* ocl = dynamic_cast<opencl::OpenClDevice*>(
+      DeviceSet::Process().Find(device.find("GPU") != std::string::npos ? "GPU" : "OPENCL", 0));
+  assert_non_null(ocl);
+  return ocl;
+}
+
 Tensor Random(DType dt, std::vector<int64_t> dims, std::mt19937& rng, double lo, double hi) {
   Tensor t;
   assert_true(Tensor::Allocate(dt, dims, &t).ok());
@@ -620,9 +629,7 @@ void test_mixed_graph(void** state) {
 void test_shape_inputs_stay_on_the_host(void** state) {
   (void)state;
   const std::string device = OpenClDeviceName();
-  auto* ocl = dynamic_cast<opencl::OpenClDevice*>(
-      DeviceSet::Process().Find(device.find("GPU") != std::string::npos ? "GPU" : "OPENCL", 0));
-  assert_non_null(ocl);
+  opencl::OpenClDevice* ocl = TheOpenClDevice();
   std::mt19937 rng(29);
   Tensor x = Random(DType::kFloat32, {6, 8}, rng, -1, 1), w = Random(DType::kFloat32, {8, 4}, rng, -1, 1);
   Tensor results[2];
@@ -684,9 +691,7 @@ void test_shape_inputs_stay_on_the_host(void** state) {
 void test_constants_cross_once(void** state) {
   (void)state;
   const std::string device = OpenClDeviceName();
-  auto* ocl = dynamic_cast<opencl::OpenClDevice*>(
-      DeviceSet::Process().Find(device.find("GPU") != std::string::npos ? "GPU" : "OPENCL", 0));
-  assert_non_null(ocl);
+  opencl::OpenClDevice* ocl = TheOpenClDevice();
   std::mt19937 rng(41);
   Graph g;
   Node* px = Placeholder(g, "x", DType::kFloat32);
@@ -857,9 +862,7 @@ void test_saved_model_on_the_device(void** state) {
     skip();
   }
   const std::string device = OpenClDeviceName();
-  auto* ocl = dynamic_cast<opencl::OpenClDevice*>(
-      DeviceSet::Process().Find(device.find("GPU") != std::string::npos ? "GPU" : "OPENCL", 0));
-  assert_non_null(ocl);
+  opencl::OpenClDevice* ocl = TheOpenClDevice();
   Tensor results[2];
   for (int on_device = 0; on_device < 2; ++on_device) {
     Graph g;
