@@ -627,3 +627,36 @@ def test_saved_model_with_converted_control_flow(tmp_path):
     for values in ([1.0, -2.0, 3.0], [-1.0], []):
         got = loaded.signatures["serving_default"](x=graft.constant(np.array(values, np.float32)))["y"].numpy()
         assert got == pytest.approx(float(model.python_function(graft.constant(np.array(values, np.float32)))))
+
+
+def enumerate_and_zip(x, y):
+    s = graft.constant(0.0)
+    for i, v in enumerate(x):
+        s += graft.cast(i, graft.float32) * v
+    for i, v in enumerate(x, 10):
+        s += graft.cast(i, graft.float32)
+    for a, b in zip(x, y):  # zip stops at the shorter
+        s += a * b
+        if a > 1.5:
+            break
+    return s
+
+
+def test_enumerate_and_zip_over_tensors():
+    fn = check(enumerate_and_zip, graft.constant([1.0, 2.0, 3.0]), graft.constant([10.0, 20.0]))
+    ops = {op.type for op in fn.get_concrete_function(graft.constant([1.0, 2.0, 3.0]),
+                                                      graft.constant([10.0, 20.0])).graph.get_operations()}
+    assert ops & {"While", "StatelessWhile"}
+    check(enumerate_and_zip, graft.constant([0.5]), graft.constant([4.0, 5.0, 6.0]))
+
+
+def test_zip_of_a_tensor_and_a_python_list_is_an_error():
+    @graft.function
+    def f(x):
+        s = graft.constant(0.0)
+        for a, b in zip(x, [1.0, 2.0]):
+            s += a * b
+        return s
+
+    with pytest.raises(ValueError, match="zip\\(\\) in a loop on tensors"):
+        f(graft.constant([1.0, 2.0]))

@@ -337,6 +337,17 @@ def for_stmt(iterable, extra_test, body, get_state, set_state, names, opts=None,
         return _staged_tensor_loop(iterable, extra_test, body, get_state, set_state, names, options)
     if isinstance(iterable, TensorArray):
         return _staged_tensor_loop(iterable.stack(), extra_test, body, get_state, set_state, names, options)
+    if isinstance(iterable, _Enumerate):
+        t = iterable.tensor
+        return _staged_items(_leading_dim(t), lambda i: (_ops.add(i, iterable.start), _ops.gather(t, i)), extra_test,
+                             body, get_state, set_state, names, options)
+    if isinstance(iterable, _Zip):
+        ts = iterable.tensors
+        n = _leading_dim(ts[0])
+        for t in ts[1:]:
+            n = _ops.minimum(n, _leading_dim(t))  # zip stops at the shortest
+        return _staged_items(n, lambda i: tuple(_ops.gather(t, i) for t in ts), extra_test, body, get_state,
+                             set_state, names, options)
     staged_guard = False
     for item in iterable:
         if extra_test is not None:
@@ -365,9 +376,37 @@ class _Range:
         self.delta_value = delta if isinstance(delta, (int, float)) else None
 
 
+class _Enumerate:
+    """enumerate(tensor[, start]) iterated by a for loop: (index, element) pairs, staged."""
+
+    def __init__(self, tensor, start):
+        self.tensor = tensor
+        self.start = convert_to_tensor(start, dtype=_dtypes.int32)
+
+
+class _Zip:
+    """zip(tensors...) iterated by a for loop: tuples of their elements, staged."""
+
+    def __init__(self, tensors):
+        self.tensors = tensors
+
+
+def _as_loop_tensor(x):
+    return x.stack() if isinstance(x, TensorArray) else x
+
+
 def for_iterable(fn, args, kwargs):
-    """The iterable of a for loop written as a call: ranges on tensors stay ranges."""
+    """The iterable of a for loop written as a call: ranges on tensors stay ranges; enumerate
+    and zip over tensors become staged loops over their first axis."""
     kwargs = kwargs or {}
+    if fn is builtins.enumerate and args and (_symbolic(args[0]) or isinstance(args[0], TensorArray)):
+        start = args[1] if len(args) > 1 else kwargs.get("start", 0)
+        return _Enumerate(_as_loop_tensor(args[0]), start)
+    if fn is builtins.zip and args and not kwargs and any(_symbolic(a) or isinstance(a, TensorArray) for a in args):
+        if not all(_symbolic(a) or isinstance(a, (Tensor, TensorArray)) for a in args):
+            raise ValueError("zip() in a loop on tensors needs every argument to be a tensor or TensorArray "
+                             "(a Python list cannot be iterated by a graph loop)")
+        return _Zip([_as_loop_tensor(convert_to_tensor(a) if not isinstance(a, TensorArray) else a) for a in args])
     if fn is builtins.range and any(_symbolic(a) for a in args):
         start, limit, delta = _range_args(args)
         return _Range(start, limit, delta)
@@ -408,20 +447,26 @@ def _staged_range(rng, extra_test, body, get_state, set_state, names, options):
     _staged_loop(test, step, [rng.start], get_state, set_state, names, options, target)
 
 
-def _staged_tensor_loop(tensor, extra_test, body, get_state, set_state, names, options):
-    n = _ops.shape(tensor, out_type=_dtypes.int32)[0] if tensor.shape.rank != 0 else None
-    if n is None:
+def _leading_dim(tensor):
+    if tensor.shape.rank == 0:
         raise ValueError("Cannot iterate over a scalar tensor")
+    return _ops.shape(tensor, out_type=_dtypes.int32)[0]
 
+
+def _staged_tensor_loop(tensor, extra_test, body, get_state, set_state, names, options):
+    _staged_items(_leading_dim(tensor), lambda i: _ops.gather(tensor, i), extra_test, body, get_state, set_state,
+                  names, options)
+
+
+def _staged_items(n, item, extra_test, body, get_state, set_state, names, options):
+    """for i in range(n): body(item(i)), staged (i an int32 tensor)."""
     def test(extra):
         return _with_extra(_ops.less(extra[0], n), extra_test)
 
     def step(extra):
-        body(_ops.gather(tensor, extra[0]))
+        body(item(extra[0]))
         return [_ops.add(extra[0], 1)]
-    element = tensor.shape[1:] if tensor.shape.rank is not None else None
-    _staged_loop(test, step, [convert_to_tensor(0, dtype=_dtypes.int32)], get_state, set_state, names, options,
-                 (tensor.dtype, element))
+    _staged_loop(test, step, [convert_to_tensor(0, dtype=_dtypes.int32)], get_state, set_state, names, options)
 
 
 def _with_extra(more, extra_test):
