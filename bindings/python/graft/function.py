@@ -236,6 +236,12 @@ class ConcreteFunction(_types.ConcreteFunction):
         # One tensor output, returned as is (the common case, made fast).
         self._single = out_structure is not None and out_structure[0] is nest._LEAF and \
             out_structure[1][0][0] == "T"
+        # Traced for tensors passed positionally, nothing else: such a call needs no flattening.
+        n = len(call_info.kinds)
+        self._flat_arity = n if (all(k in ("T", "S") for k in call_info.kinds) and function is not None and
+                                 function._simple_arity == n and not function._follow_type_hints and
+                                 call_info.treedef.key == nest.flatten_with_treedef((tuple(range(n)), {}))[1].key) \
+            else None
 
     @property
     def name(self):
@@ -323,6 +329,21 @@ class ConcreteFunction(_types.ConcreteFunction):
         return f"Input Parameters:\n  {params}\nOutput Type:\n  {self.structured_outputs!r}"
 
     def __call__(self, *args, **kwargs):
+        # Fast path: eager tensors only, positionally, as traced, outside graph mode.
+        if not kwargs and len(args) == self._flat_arity and not _fw._tls.graph_stack and _eager_enabled[0]:
+            values = []
+            for a in args:
+                if type(a) is not EagerTensor:
+                    break
+                values.append(a._value)
+            else:
+                try:
+                    out = self._c.call(_fw._context, values)
+                except errors.OpError as e:
+                    _raise_pending(e)
+                if self._single:
+                    return _fw._eager(out[0])
+                return _wrap_outputs(self._out, out)
         args, kwargs = self._function._canonicalize(args, kwargs)
         flat = nest.flatten((args, kwargs))
         tensors = [x for x in flat if _leaf_kind(x) is not None]
