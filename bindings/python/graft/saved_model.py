@@ -416,6 +416,16 @@ class LoadedModel(_RestoredObject):
     def graph(self):
         return _fw._wrap_graph(self._c.graph())
 
+    @property
+    def session(self):
+        """The model's session (its variables restored), to run any tensor of .graph:
+        model.session.run(model.graph.get_tensor_by_name("dense/BiasAdd:0"), {...}).
+        Closing it closes this wrapper only; the model keeps its session."""
+        if getattr(self, "_session", None) is None or self._session._closed:
+            from graft import session as _session
+            self._session = _session.Session._from_c(self._c.session(), self.graph)
+        return self._session
+
     def __repr__(self):
         return f"<graft LoadedModel signatures={sorted(self.signatures)}>"
 

@@ -65,6 +65,14 @@ class Session:
         self._plans = {}   # fetch structure -> _fetch_plan's result
         self._feeds = {}   # feed key -> _feed_info's result
 
+    @classmethod
+    def _from_c(cls, c_session, graph):
+        """A Session over an existing C session (a loaded SavedModel's) and its graph."""
+        s = cls.__new__(cls)
+        s._graph, s._c, s._closed, s._default_ctx = graph, c_session, False, None
+        s._plans, s._feeds = {}, {}
+        return s
+
     @property
     def graph(self):
         return self._graph

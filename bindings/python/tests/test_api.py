@@ -479,6 +479,14 @@ def test_saved_model_signatures():
         sig(y=graft.constant([[1.0]]))
     with pytest.raises(graft.errors.NotFoundError):
         graft.saved_model.load(path + "_missing")
+    # The model's session runs any tensor of its graph, here the signature's own tensors.
+    sd = next(d for d in model._c.signatures() if d.name == "serving_default")
+    x = model.graph.get_tensor_by_name(sd.inputs()[0].tensor_name)
+    y = model.graph.get_tensor_by_name(sd.outputs()[0].tensor_name)
+    session = model.session
+    assert session.graph is model.graph
+    assert model.session is session  # kept
+    np.testing.assert_allclose(session.run(y, {x: [6.0]}), [5.0])  # half plus two
 
 
 # ---- Errors and lifetimes -----------------------------------------------------------------------
