@@ -49,12 +49,25 @@ def main():
     eager_time = per_call(lambda: x + x, n)
     c_op = min(_c.bench_c_function_calls(c_fn, _fw._context, args, 1) for _ in range(3))
     del c_op
+    concrete = one_op.get_concrete_function(x)
+    concrete_time = per_call(lambda: concrete(x), n)
+    # The same op through a TensorFlow 1 session (a graph, a placeholder fed from NumPy).
+    g = graft.Graph()
+    with g.as_default():
+        p = graft.compat.v1.placeholder(graft.float32, [])
+        y = p + p
+    session = graft.compat.v1.Session(graph=g)
+    feed = np.float32(1.5)
+    session.run(y, {p: feed})
+    session_time = per_call(lambda: session.run(y, {p: feed}), n)
 
     rows = [
         ("C: graft_function_call (baseline)", c_time),
         ("Python: f(x), 1 op, cached", py_time),
         ("Python: f(x, y), 1 op, cached", py2_time),
         ("Python: eager x + x (one op, no function)", eager_time),
+        ("Python: concrete function f'(x), 1 op", concrete_time),
+        ("Python: Session.run(y, {p: x}), 1 op", session_time),
     ]
     print(f"{'case':<44} {'us/call':>9} {'vs C':>7} {'added us':>9}")
     for name, t in rows:
