@@ -67,6 +67,9 @@ class Conv2DKernel : public OpKernel {
   Status Forward(const Tensor& x, const Tensor& f, const ResultAlloc& alloc) const {
     if (x.rank() != 4) return errors::InvalidArgument("Conv2D: input must be 4-dimensional, got ", ShapeText(x.dims()));
     if (f.rank() != 4) return errors::InvalidArgument("Conv2D: filter must be 4-dimensional, got ", ShapeText(f.dims()));
+    if (f.num_elements() == 0) {  // TensorFlow's check (its kernels would read no filter at all)
+      return errors::InvalidArgument("Conv2D: filter must not have zero elements (i.e. all dimensions must be non-zero)");
+    }
     if (strides_[0] != 1 || strides_[3] != 1) {
       return errors::Unimplemented("Conv2D: current implementation does not yet support strides in the batch and depth dimensions.");
     }

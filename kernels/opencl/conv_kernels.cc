@@ -169,6 +169,9 @@ class Conv2DKernel : public ConvOp {
     const Tensor& f = ctx.input(1);
     if (input.rank() != 4) return errors::InvalidArgument("Conv2D: input must be 4-dimensional, got ", cpu::ShapeText(input.dims()));
     if (f.rank() != 4) return errors::InvalidArgument("Conv2D: filter must be 4-dimensional, got ", cpu::ShapeText(f.dims()));
+    if (f.num_elements() == 0) {  // TensorFlow's check, as the CPU kernel's
+      return errors::InvalidArgument("Conv2D: filter must not have zero elements (i.e. all dimensions must be non-zero)");
+    }
     GRAFT_RETURN_IF_ERROR(CheckAttrs());
     const DType dt = input.dtype();
     // The NHWC dims of the input.

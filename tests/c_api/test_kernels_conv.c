@@ -209,6 +209,19 @@ static void test_conv2d_errors(void **state) {
   GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fd, &v, 1, &fb, 1, NULL, 0), "bad_conv", "Conv2D",
          "depth");
   graft_session_free(s);
+  /* A filter with no elements (no output channels) is an error, as TensorFlow's, not zeros. */
+  graft_op *fph = make_placeholder(g, "fph", GRAFT_FLOAT32, pdims, 4);
+  graft_op *empty = conv(g, "empty_filter", ph, fph, 1, 1, "VALID", 1, 1, NULL, NULL);
+  graft_tensor *fv = NULL;
+  GT_OK(graft_tensor_new(&fv, GRAFT_FLOAT32, (const int64_t[]){1, 1, 3, 0}, 4, NULL, 0));
+  GT_OK(graft_session_new(&s, g, NULL));
+  graft_output feeds[2] = {{ph, 0}, {fph, 0}};
+  graft_tensor *values[2] = {v, fv};
+  graft_output fe = {empty, 0};
+  GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, feeds, values, 2, &fe, 1, NULL, 0), "empty_filter", "Conv2D",
+         "filter must not have zero elements");
+  graft_session_free(s);
+  graft_tensor_free(fv);
   graft_tensor_free(v);
 }
 
