@@ -161,6 +161,18 @@ int64_t BlockRows(const Geometry& g) {
   return std::max<int64_t>(1, std::min<int64_t>(g.rows(), (int64_t{1} << 22) / std::max<int64_t>(g.cols(), 1)));
 }
 
+// Rows [r0, r0 + rows) of im2col(x) into col (rows x g.cols()): the cells each output
+// position's window reads, zeros where the window leaves the input.
+template <typename T>
+void Patches(const Geometry& g, const T* px, int64_t r0, int64_t rows, T* col) {
+  const int64_t k = g.cols();
+  std::fill(col, col + rows * k, T(0));
+  for (int64_t r = 0; r < rows; ++r) {
+    T* dst = col + r * k;
+    g.ForTaps(r0 + r, [&](int64_t in_off, int64_t col_off) { std::copy_n(px + in_off, g.c, dst + col_off); });
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // Conv3D: out[rows, oc] = im2col(x)[rows, taps * c] * filter[taps * c, oc].
 
@@ -193,11 +205,7 @@ class Conv3DKernel : public OpKernel {
       std::vector<T> col(static_cast<size_t>(block * k));
       for (int64_t r0 = 0; r0 < rows_total; r0 += block) {
         const int64_t rows = std::min(block, rows_total - r0);
-        std::fill(col.begin(), col.begin() + rows * k, T(0));
-        for (int64_t r = 0; r < rows; ++r) {
-          T* dst = col.data() + r * k;
-          g.ForTaps(r0 + r, [&](int64_t in_off, int64_t col_off) { std::copy_n(px + in_off, g.c, dst + col_off); });
-        }
+        Patches(g, px, r0, rows, col.data());
         GemmRowMajor<T>(false, false, rows, g.oc, k, col.data(), k, pf, g.oc, false, po + r0 * g.oc, g.oc);
       }
     }
@@ -300,11 +308,7 @@ class Conv3DBackpropFilterKernel : public OpKernel {
     std::vector<T> col(static_cast<size_t>(block * k));
     for (int64_t r0 = 0; r0 < rows_total; r0 += block) {
       const int64_t rows = std::min(block, rows_total - r0);
-      std::fill(col.begin(), col.begin() + rows * k, T(0));
-      for (int64_t r = 0; r < rows; ++r) {
-        T* dst = col.data() + r * k;
-        g.ForTaps(r0 + r, [&](int64_t in_off, int64_t col_off) { std::copy_n(px + in_off, g.c, dst + col_off); });
-      }
+      Patches(g, px, r0, rows, col.data());
       GemmRowMajor<T>(true, false, k, g.oc, rows, col.data(), k, pg + r0 * g.oc, g.oc, true, df, g.oc);
     }
     return Status::Ok();

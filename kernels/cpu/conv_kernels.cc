@@ -1,7 +1,6 @@
 // CPU kernels for convolution and pooling: Conv2D (NHWC; grouped when the input depth is a
 // multiple of the filter's, one im2col + gemm per group) as im2col + BLAS gemm, MaxPool and
 // AvgPool (NHWC, SAME / VALID), the activation gradients and BiasAddGrad, float and double.
-#include <cblas.h>
 
 #include <algorithm>
 #include <limits>
@@ -13,18 +12,6 @@
 
 namespace graft::cpu {
 namespace {
-
-template <typename T>
-void GemmNN(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c) {
-  if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
-                static_cast<int>(k), 1.0f, a, static_cast<int>(k), b, static_cast<int>(n), 0.0f, c,
-                static_cast<int>(n));
-  } else {
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
-                static_cast<int>(k), 1.0, a, static_cast<int>(k), b, static_cast<int>(n), 0.0, c, static_cast<int>(n));
-  }
-}
 
 template <typename T>
 class Conv2DKernel : public OpKernel {
@@ -112,48 +99,20 @@ class Conv2DKernel : public OpKernel {
     if (k > INT32_MAX || oc > INT32_MAX) return errors::InvalidArgument("Conv2D: too large for BLAS");
     const T* px = x.data<T>();
     const T* pf = f.data<T>();
-    const int64_t sh = strides_[1], sw = strides_[2], dh = dilations_[1], dw = dilations_[2];
-    if (groups > 1) {
-      GroupedForward(x, f, groups, oh, ow, ph, pw, po);
+    const int64_t sh = strides_[1], sw = strides_[2];
+    // 1x1 stride-1 unpadded, not grouped: the input already is the patch matrix.
+    if (groups == 1 && kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 && oh == h && ow == w) {
+      GemmRowMajor<T>(false, false, n * oh * ow, oc, k, px, k, pf, oc, false, po, oc);
       return Status::Ok();
     }
-    // 1x1 stride-1 unpadded: the input already is the patch matrix.
-    if (kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 && oh == h && ow == w) {
-      GemmNN<T>(n * oh * ow, oc, k, px, pf, po);
-      return Status::Ok();
-    }
-    // Patch rows in blocks so the im2col buffer stays bounded.
-    const int64_t rows_total = n * oh * ow;
-    const int64_t block = std::max<int64_t>(1, std::min<int64_t>(rows_total, (int64_t{1} << 22) / k));
-    std::vector<T> col(static_cast<size_t>(block * k));
-    for (int64_t r0 = 0; r0 < rows_total; r0 += block) {
-      const int64_t rows = std::min(block, rows_total - r0);
-      for (int64_t r = 0; r < rows; ++r) {
-        const int64_t idx = r0 + r;
-        const int64_t b = idx / (oh * ow), oy = (idx / ow) % oh, ox = idx % ow;
-        T* dst = col.data() + r * k;
-        for (int64_t i = 0; i < kh; ++i) {
-          const int64_t iy = oy * sh - ph + i * dh;
-          for (int64_t j = 0; j < kw; ++j) {
-            const int64_t ix = ox * sw - pw + j * dw;
-            T* d = dst + (i * kw + j) * c;
-            if (iy < 0 || iy >= h || ix < 0 || ix >= w) {
-              std::fill(d, d + c, T(0));
-            } else {
-              const T* s = px + ((b * h + iy) * w + ix) * c;
-              std::copy(s, s + c, d);
-            }
-          }
-        }
-      }
-      GemmNN<T>(rows, oc, k, col.data(), pf, po + r0 * oc);
-    }
+    PatchesForward(x, f, groups, oh, ow, ph, pw, po);
     return Status::Ok();
   }
 
-  // Per group g: im2col of input channels [g * fc, (g + 1) * fc), times the filter's columns
-  // [g * ocg, (g + 1) * ocg), into the same output columns.
-  void GroupedForward(const Tensor& x, const Tensor& f, int64_t groups, int64_t oh, int64_t ow, int64_t ph, int64_t pw,
+  // im2col in blocks of patch rows (so that the buffer stays bounded) times the filter; per
+  // group g (one without groups), of input channels [g * fc, (g + 1) * fc) times the filter's
+  // columns [g * ocg, (g + 1) * ocg), into the same output columns.
+  void PatchesForward(const Tensor& x, const Tensor& f, int64_t groups, int64_t oh, int64_t ow, int64_t ph, int64_t pw,
                       T* po) const {
     const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2), c = x.dim(3);
     const int64_t kh = f.dim(0), kw = f.dim(1), fc = f.dim(2), oc = f.dim(3), ocg = oc / groups;
