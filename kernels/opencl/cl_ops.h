@@ -21,6 +21,10 @@ using Dims = std::vector<int64_t>;
 Status StridedCopy(OpenClDevice& device, DType dtype, cl_mem in, cl_mem out, int64_t base, const Dims& dims,
                    const Dims& strides);
 
+// dims/strides with size-1 dims dropped and each dim merged into the one before it where the
+// two are contiguous (stride[d - 1] == stride[d] * dims[d]): the same elements, fewer dims.
+void MergeDims(const Dims& dims, const Dims& strides, Dims* merged_dims, Dims* merged_strides);
+
 enum class ReduceOp { kSum, kMean, kProd, kMax, kMin };
 
 // Reduces x (float32 or float64, in device memory) over the dims where reduced[d] is true into

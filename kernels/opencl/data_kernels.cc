@@ -86,14 +86,11 @@ Status RunOnHost(OpKernelContext& ctx, OpenClDevice& device) {
   return Status::Ok();
 }
 
-Status StridedCopy(OpenClDevice& device, DType dtype, cl_mem in, cl_mem out, int64_t base, const Dims& dims,
-                   const Dims& strides) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  if (n == 0) return Status::Ok();
-  GRAFT_RETURN_IF_ERROR(CheckInt32(n, "elements"));
-  // Drop size-1 dims, merge a dim into the one before it when they are contiguous.
-  Dims md, ms;
+void MergeDims(const Dims& dims, const Dims& strides, Dims* merged_dims, Dims* merged_strides) {
+  Dims& md = *merged_dims;
+  Dims& ms = *merged_strides;
+  md.clear();
+  ms.clear();
   for (size_t d = 0; d < dims.size(); ++d) {
     if (dims[d] == 1) continue;
     if (!md.empty() && ms.back() == strides[d] * dims[d]) {
@@ -104,6 +101,16 @@ Status StridedCopy(OpenClDevice& device, DType dtype, cl_mem in, cl_mem out, int
       ms.push_back(strides[d]);
     }
   }
+}
+
+Status StridedCopy(OpenClDevice& device, DType dtype, cl_mem in, cl_mem out, int64_t base, const Dims& dims,
+                   const Dims& strides) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  if (n == 0) return Status::Ok();
+  GRAFT_RETURN_IF_ERROR(CheckInt32(n, "elements"));
+  Dims md, ms;
+  MergeDims(dims, strides, &md, &ms);
   if (md.size() > 8) {
     return errors::Unimplemented("OpenCL copies up to 8 non-contiguous dimensions, not ", md.size());
   }

@@ -21,19 +21,10 @@ struct RView {
   cl_int strides[8];
 };
 
-// dims/strides with size-1 dims dropped and contiguous neighbours merged, as a view.
+// dims/strides, merged (MergeDims), as a view.
 Status MakeView(const Dims& dims, const Dims& strides, RView* v) {
   Dims md, ms;
-  for (size_t d = 0; d < dims.size(); ++d) {
-    if (dims[d] == 1) continue;
-    if (!md.empty() && ms.back() == strides[d] * dims[d]) {
-      md.back() *= dims[d];
-      ms.back() = strides[d];
-    } else {
-      md.push_back(dims[d]);
-      ms.push_back(strides[d]);
-    }
-  }
+  MergeDims(dims, strides, &md, &ms);
   if (md.size() > 8) return errors::Unimplemented("OpenCL reductions take up to 8 non-contiguous dims, not ", md.size());
   *v = RView{};
   v->rank = static_cast<cl_int>(md.size());
