@@ -77,12 +77,21 @@ Status ReadResizeInputs(const Tensor& images, const Tensor& size, const char* wh
   return Status::Ok();
 }
 
-// The forward resizes' inputs: ReadResizeInputs, and images with channels and pixels.
-Status ReadForwardResizeInputs(const Tensor& images, const Tensor& size, int64_t* out_h, int64_t* out_w) {
-  GRAFT_RETURN_IF_ERROR(ReadResizeInputs(images, size, "input", out_h, out_w));
+// A forward resize: images [n, ih, iw, c] to [n, oh, ow, c].
+struct ResizeShape {
+  int64_t n, ih, iw, c, oh, ow;
+};
+
+// Reads and checks a forward resize's inputs (ReadResizeInputs, and images with channels and
+// pixels) and allocates its output of dtype.
+Status StartForwardResize(OpKernelContext& ctx, DType dtype, ResizeShape* s, Tensor** out) {
+  const Tensor& images = ctx.input(0);
+  GRAFT_RETURN_IF_ERROR(ReadResizeInputs(images, ctx.input(1), "input", &s->oh, &s->ow));
   if (images.dim(3) <= 0) return errors::InvalidArgument("image must have at least one channel");
   if (images.dim(1) == 0 || images.dim(2) == 0) return errors::InvalidArgument("input image must be of non-zero size");
-  return Status::Ok();
+  s->n = images.dim(0), s->ih = images.dim(1), s->iw = images.dim(2), s->c = images.dim(3);
+  const Dims out_dims{s->n, s->oh, s->ow, s->c};
+  return ctx.AllocateOutput(0, dtype, out_dims, out);
 }
 
 template <typename T>
@@ -92,15 +101,12 @@ class ResizeBilinearKernel : public OpKernel {
   Status Init() { return attrs_.Read(node()); }
   Status Compute(OpKernelContext& ctx) const override {
     const Tensor& images = ctx.input(0);
-    int64_t oh, ow;
-    GRAFT_RETURN_IF_ERROR(ReadForwardResizeInputs(images, ctx.input(1), &oh, &ow));
-    const Dims& d = images.dims();
-    const int64_t n = d[0], ih = d[1], iw = d[2], c = d[3];
+    ResizeShape s;
+    Tensor* out = nullptr;
+    GRAFT_RETURN_IF_ERROR(StartForwardResize(ctx, DType::kFloat32, &s, &out));
+    const int64_t n = s.n, ih = s.ih, iw = s.iw, c = s.c, oh = s.oh, ow = s.ow;
     const auto ys = BilinearTaps(oh, ih, attrs_.Scale(ih, oh), attrs_.half_pixel_centers);
     const auto xs = BilinearTaps(ow, iw, attrs_.Scale(iw, ow), attrs_.half_pixel_centers);
-    Tensor* out = nullptr;
-    const Dims out_dims{n, oh, ow, c};
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DType::kFloat32, out_dims, &out));
     const T* src = images.data<T>();
     float* o = out->data<float>();
     for (int64_t b = 0; b < n; ++b) {
@@ -133,15 +139,12 @@ class ResizeNearestNeighborKernel : public OpKernel {
   Status Init() { return attrs_.Read(node()); }
   Status Compute(OpKernelContext& ctx) const override {
     const Tensor& images = ctx.input(0);
-    int64_t oh, ow;
-    GRAFT_RETURN_IF_ERROR(ReadForwardResizeInputs(images, ctx.input(1), &oh, &ow));
-    const Dims& d = images.dims();
-    const int64_t n = d[0], ih = d[1], iw = d[2], c = d[3];
+    ResizeShape s;
+    Tensor* out = nullptr;
+    GRAFT_RETURN_IF_ERROR(StartForwardResize(ctx, ctx.input(0).dtype(), &s, &out));
+    const int64_t n = s.n, ih = s.ih, iw = s.iw, c = s.c, oh = s.oh, ow = s.ow;
     const auto ys = NearestTaps(oh, ih, attrs_.Scale(ih, oh), attrs_);
     const auto xs = NearestTaps(ow, iw, attrs_.Scale(iw, ow), attrs_);
-    Tensor* out = nullptr;
-    const Dims out_dims{n, oh, ow, c};
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, images.dtype(), out_dims, &out));
     const T* src = images.data<T>();
     T* o = out->data<T>();
     for (int64_t b = 0; b < n; ++b) {
@@ -308,15 +311,12 @@ class ResizeBicubicKernel : public OpKernel {
   Status Init() { return attrs_.Read(node()); }
   Status Compute(OpKernelContext& ctx) const override {
     const Tensor& images = ctx.input(0);
-    int64_t oh, ow;
-    GRAFT_RETURN_IF_ERROR(ReadForwardResizeInputs(images, ctx.input(1), &oh, &ow));
-    const Dims& d = images.dims();
-    const int64_t n = d[0], ih = d[1], iw = d[2], c = d[3];
+    ResizeShape s;
+    Tensor* out = nullptr;
+    GRAFT_RETURN_IF_ERROR(StartForwardResize(ctx, DType::kFloat32, &s, &out));
+    const int64_t n = s.n, ih = s.ih, iw = s.iw, c = s.c, oh = s.oh, ow = s.ow;
     const auto ys = BicubicTaps(oh, ih, attrs_.Scale(ih, oh), attrs_.half_pixel_centers);
     const auto xs = BicubicTaps(ow, iw, attrs_.Scale(iw, ow), attrs_.half_pixel_centers);
-    Tensor* out = nullptr;
-    const Dims out_dims{n, oh, ow, c};
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DType::kFloat32, out_dims, &out));
     const T* src = images.data<T>();
     float* o = out->data<float>();
     for (int64_t b = 0; b < n; ++b) {
