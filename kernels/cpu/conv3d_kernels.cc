@@ -161,6 +161,12 @@ int64_t BlockRows(const Geometry& g) {
   return std::max<int64_t>(1, std::min<int64_t>(g.rows(), (int64_t{1} << 22) / std::max<int64_t>(g.cols(), 1)));
 }
 
+Status CheckDepth(const std::string& op, int64_t input_depth, int64_t filter_depth) {
+  if (input_depth == filter_depth) return Status::Ok();
+  return errors::InvalidArgument(op, ": input and filter must have the same depth: ", input_depth, " vs ",
+                                 filter_depth);
+}
+
 // Rows [r0, r0 + rows) of im2col(x) into col (rows x g.cols()): the cells each output
 // position's window reads, zeros where the window leaves the input.
 template <typename T>
@@ -189,9 +195,7 @@ class Conv3DKernel : public OpKernel {
     const Tensor* x = nullptr;
     GRAFT_RETURN_IF_ERROR(ChannelsLast<T>(ctx.input(0), attrs_.ncdhw, &xt, &x));
     const Tensor& f = ctx.input(1);
-    if (f.dim(3) != x->dim(4)) {
-      return errors::InvalidArgument(op, ": input and filter must have the same depth: ", x->dim(4), " vs ", f.dim(3));
-    }
+    GRAFT_RETURN_IF_ERROR(CheckDepth(op, x->dim(4), f.dim(3)));
     Geometry g;
     GRAFT_RETURN_IF_ERROR(attrs_.Make(op, x->dims(), f.dims().data(), f.dim(4), &g));
     LayoutOutput<T> result(ctx, attrs_.ncdhw, f.dtype());
@@ -237,9 +241,7 @@ class Conv3DBackpropInputKernel : public OpKernel {
     GRAFT_RETURN_IF_ERROR(CheckRank5(op, ctx.input(2), "out_backprop"));
     Dims in_dims;
     GRAFT_RETURN_IF_ERROR(ReadShape5(op, ctx.input(0), "input_sizes", attrs_.ncdhw, &in_dims));
-    if (in_dims[4] != f.dim(3)) {
-      return errors::InvalidArgument(op, ": input and filter must have the same depth: ", in_dims[4], " vs ", f.dim(3));
-    }
+    GRAFT_RETURN_IF_ERROR(CheckDepth(op, in_dims[4], f.dim(3)));
     Tensor dyt;
     const Tensor* dy = nullptr;
     GRAFT_RETURN_IF_ERROR(ChannelsLast<T>(ctx.input(2), attrs_.ncdhw, &dyt, &dy));
@@ -290,9 +292,7 @@ class Conv3DBackpropFilterKernel : public OpKernel {
     const Tensor *x = nullptr, *dy = nullptr;
     GRAFT_RETURN_IF_ERROR(ChannelsLast<T>(ctx.input(0), attrs_.ncdhw, &xt, &x));
     GRAFT_RETURN_IF_ERROR(ChannelsLast<T>(ctx.input(2), attrs_.ncdhw, &dyt, &dy));
-    if (f_dims[3] != x->dim(4)) {
-      return errors::InvalidArgument(op, ": input and filter must have the same depth: ", x->dim(4), " vs ", f_dims[3]);
-    }
+    GRAFT_RETURN_IF_ERROR(CheckDepth(op, x->dim(4), f_dims[3]));
     Geometry g;
     GRAFT_RETURN_IF_ERROR(attrs_.Make(op, x->dims(), f_dims.data(), f_dims[4], &g));
     GRAFT_RETURN_IF_ERROR(CheckOutBackprop(op, attrs_.OutDims(g), *dy));
