@@ -312,20 +312,36 @@ AttrMap ConvAttrs(const Node* op) {
   return CopyAttrs(op, {"strides", "padding", "explicit_paddings", "data_format", "dilations", "use_cudnn_on_gpu"});
 }
 
-Status Conv2DBackpropInputGrad(GradientContext& ctx) {
+// The gradients of a convolution's gradient ops (2-D or 3-D: conv, its input and filter
+// gradient ops by name), each linear in its two tensor inputs.
+struct ConvOps {
+  const char* conv;
+  const char* backprop_input;
+  const char* backprop_filter;
+};
+
+Status BackpropInputGradOf(GradientContext& ctx, const ConvOps& ops, const AttrMap& attrs) {
   GradOps b(ctx);
   Output filter = ctx.input(1), dy = ctx.input(2), g = ctx.grad();
-  Output gf = b.Op("Conv2DBackpropFilter", {g, b.Shape(filter), dy}, ConvAttrs(ctx.op));
-  Output gdy = b.Op("Conv2D", {g, filter}, ConvAttrs(ctx.op));
+  Output gf = b.Op(ops.backprop_filter, {g, b.Shape(filter), dy}, attrs);
+  Output gdy = b.Op(ops.conv, {g, filter}, attrs);
   return Finish(ctx, b, {{1, gf}, {2, gdy}});
 }
 
-Status Conv2DBackpropFilterGrad(GradientContext& ctx) {
+Status BackpropFilterGradOf(GradientContext& ctx, const ConvOps& ops, const AttrMap& attrs) {
   GradOps b(ctx);
   Output x = ctx.input(0), dy = ctx.input(2), g = ctx.grad();
-  Output gx = b.Op("Conv2DBackpropInput", {b.Shape(x), g, dy}, ConvAttrs(ctx.op));
-  Output gdy = b.Op("Conv2D", {x, g}, ConvAttrs(ctx.op));
+  Output gx = b.Op(ops.backprop_input, {b.Shape(x), g, dy}, attrs);
+  Output gdy = b.Op(ops.conv, {x, g}, attrs);
   return Finish(ctx, b, {{0, gx}, {2, gdy}});
+}
+
+constexpr ConvOps kConv2DOps{"Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter"};
+constexpr ConvOps kConv3DOps{"Conv3D", "Conv3DBackpropInputV2", "Conv3DBackpropFilterV2"};
+
+Status Conv2DBackpropInputGrad(GradientContext& ctx) { return BackpropInputGradOf(ctx, kConv2DOps, ConvAttrs(ctx.op)); }
+Status Conv2DBackpropFilterGrad(GradientContext& ctx) {
+  return BackpropFilterGradOf(ctx, kConv2DOps, ConvAttrs(ctx.op));
 }
 
 // AvgPoolGrad(sizes, dy) is linear in dy: its gradient is AvgPool of g.
@@ -364,19 +380,10 @@ Status Conv3DGrad(GradientContext& ctx) {
 }
 
 Status Conv3DBackpropInputGrad(GradientContext& ctx) {
-  GradOps b(ctx);
-  Output filter = ctx.input(1), dy = ctx.input(2), g = ctx.grad();
-  Output gf = b.Op("Conv3DBackpropFilterV2", {g, b.Shape(filter), dy}, Conv3DAttrs(ctx.op));
-  Output gdy = b.Op("Conv3D", {g, filter}, Conv3DAttrs(ctx.op));
-  return Finish(ctx, b, {{1, gf}, {2, gdy}});
+  return BackpropInputGradOf(ctx, kConv3DOps, Conv3DAttrs(ctx.op));
 }
-
 Status Conv3DBackpropFilterGrad(GradientContext& ctx) {
-  GradOps b(ctx);
-  Output x = ctx.input(0), dy = ctx.input(2), g = ctx.grad();
-  Output gx = b.Op("Conv3DBackpropInputV2", {b.Shape(x), g, dy}, Conv3DAttrs(ctx.op));
-  Output gdy = b.Op("Conv3D", {x, g}, Conv3DAttrs(ctx.op));
-  return Finish(ctx, b, {{0, gx}, {2, gdy}});
+  return BackpropFilterGradOf(ctx, kConv3DOps, Conv3DAttrs(ctx.op));
 }
 
 Status MaxPool3DGradFn(GradientContext& ctx) {
