@@ -96,6 +96,39 @@ inline Status ReadIndexVector(const Tensor& t, const char* what, Dims* out) {
   return ReadIndexTensor(t, what, out);
 }
 
+// ConcatV2's output dims: inputs [0, n) of ctx joined on axis (negative counts from the end),
+// checked as TensorFlow checks them; *out_axis gets the axis made non-negative. Shared by the
+// CPU and OpenCL kernels.
+inline Status ConcatShape(const OpKernelContext& ctx, int n, int64_t axis, int64_t* out_axis, Dims* out_dims) {
+  const Tensor& first = ctx.input(0);
+  const int64_t rank = first.rank();
+  if (rank == 0) return errors::InvalidArgument("ConcatOp : Can't concatenate scalars (use tf.stack instead)");
+  if (axis < -rank || axis >= rank) {
+    return errors::InvalidArgument("ConcatOp : Expected concatenating dimensions in the range [", -rank, ", ", rank,
+                                   "), but got ", axis);
+  }
+  if (axis < 0) axis += rank;
+  Dims dims = first.dims();
+  dims[static_cast<size_t>(axis)] = 0;
+  for (int i = 0; i < n; ++i) {
+    const Tensor& t = ctx.input(i);
+    if (t.rank() != rank) {
+      return errors::InvalidArgument("ConcatOp : Ranks of all input tensors should match: shape[0] = ",
+                                     ShapeText(first.dims()), " vs. shape[", i, "] = ", ShapeText(t.dims()));
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d != axis && t.dim(static_cast<int>(d)) != first.dim(static_cast<int>(d))) {
+        return errors::InvalidArgument("ConcatOp : Dimension ", d, " in both shapes must be equal: shape[0] = ",
+                                       ShapeText(first.dims()), " vs. shape[", i, "] = ", ShapeText(t.dims()));
+      }
+    }
+    dims[static_cast<size_t>(axis)] += t.dim(static_cast<int>(axis));
+  }
+  *out_axis = axis;
+  *out_dims = std::move(dims);
+  return Status::Ok();
+}
+
 // A scalar index (or a one-element vector, which TensorFlow accepts too).
 inline Status ReadIndexScalar(const Tensor& t, const char* what, int64_t* out) {
   if (t.num_elements() != 1 || t.rank() > 1) {

@@ -217,28 +217,8 @@ class ConcatKernel : public OpKernel {
     GRAFT_RETURN_IF_ERROR(ReadIndexScalar(ctx.input(n), "axis", &axis));
     const Tensor& first = ctx.input(0);
     const int64_t rank = first.rank();
-    if (rank == 0) return errors::InvalidArgument("ConcatOp : Can't concatenate scalars (use tf.stack instead)");
-    if (axis < -rank || axis >= rank) {
-      return errors::InvalidArgument("ConcatOp : Expected concatenating dimensions in the range [", -rank, ", ", rank,
-                                     "), but got ", axis);
-    }
-    if (axis < 0) axis += rank;
-    Dims out_dims = first.dims();
-    out_dims[static_cast<size_t>(axis)] = 0;
-    for (int i = 0; i < n; ++i) {
-      const Tensor& t = ctx.input(i);
-      if (t.rank() != rank) {
-        return errors::InvalidArgument("ConcatOp : Ranks of all input tensors should match: shape[0] = ",
-                                       ShapeText(first.dims()), " vs. shape[", i, "] = ", ShapeText(t.dims()));
-      }
-      for (int64_t d = 0; d < rank; ++d) {
-        if (d != axis && t.dim(static_cast<int>(d)) != first.dim(static_cast<int>(d))) {
-          return errors::InvalidArgument("ConcatOp : Dimension ", d, " in both shapes must be equal: shape[0] = ",
-                                         ShapeText(first.dims()), " vs. shape[", i, "] = ", ShapeText(t.dims()));
-        }
-      }
-      out_dims[static_cast<size_t>(axis)] += t.dim(static_cast<int>(axis));
-    }
+    Dims out_dims;
+    GRAFT_RETURN_IF_ERROR(ConcatShape(ctx, n, axis, &axis, &out_dims));
     int64_t inner = 1;
     for (int64_t d = axis + 1; d < rank; ++d) inner *= out_dims[static_cast<size_t>(d)];
     int64_t outer = 1;

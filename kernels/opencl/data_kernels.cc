@@ -269,23 +269,8 @@ class ConcatKernel : public OpKernel {
     axis = axis_v[0];
     const Tensor& first = ctx.input(0);
     const int64_t rank = first.rank();
-    if (axis < -rank || axis >= rank) {
-      return errors::InvalidArgument("ConcatOp : Expected concatenating dimensions in the range [", -rank, ", ", rank,
-                                     "), but got ", axis);
-    }
-    if (axis < 0) axis += rank;
-    Dims out_dims = first.dims();
-    out_dims[static_cast<size_t>(axis)] = 0;
-    for (int i = 0; i < n; ++i) {
-      const Tensor& t = ctx.input(i);
-      bool ok = t.rank() == rank && t.dtype() == first.dtype();
-      for (int64_t d = 0; ok && d < rank; ++d) ok = d == axis || t.dim(static_cast<int>(d)) == first.dim(static_cast<int>(d));
-      if (!ok) {
-        return errors::InvalidArgument("ConcatOp : Dimension mismatch: input 0 is ", ShapeText(first.dims()),
-                                       ", input ", i, " is ", ShapeText(t.dims()), " (axis ", axis, ")");
-      }
-      out_dims[static_cast<size_t>(axis)] += t.dim(static_cast<int>(axis));
-    }
+    Dims out_dims;
+    GRAFT_RETURN_IF_ERROR(cpu::ConcatShape(ctx, n, axis, &axis, &out_dims));
     Tensor* out = nullptr;
     GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, first.dtype(), out_dims, &out));
     if (out->num_elements() == 0) return Status::Ok();
