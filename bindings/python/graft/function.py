@@ -139,6 +139,16 @@ class _Call:
         self.key = "|".join(key_parts)
 
 
+def _eager_values(args):
+    """The C values of args when every one is an eager tensor (the calls' fast paths), else None."""
+    values = []
+    for a in args:
+        if type(a) is not EagerTensor:
+            return None
+        values.append(a._value)
+    return values
+
+
 def _value_of(leaf):
     from graft import variables
     if isinstance(leaf, variables.Variable):
@@ -331,12 +341,8 @@ class ConcreteFunction(_types.ConcreteFunction):
     def __call__(self, *args, **kwargs):
         # Fast path: eager tensors only, positionally, as traced, outside graph mode.
         if not kwargs and len(args) == self._flat_arity and not _fw._tls.graph_stack and _eager_enabled[0]:
-            values = []
-            for a in args:
-                if type(a) is not EagerTensor:
-                    break
-                values.append(a._value)
-            else:
+            values = _eager_values(args)
+            if values is not None:
                 try:
                     out = self._c.call(_fw._context, values)
                 except errors.OpError as e:
@@ -558,12 +564,8 @@ class Function(_types.GenericFunction):
         # finds (tracing on a miss) and runs the concrete function.
         if not kwargs and len(args) == self._simple_arity and self._fast is not None and \
                 not _fw._tls.graph_stack and _eager_enabled[0]:
-            values = []
-            for a in args:
-                if type(a) is not EagerTensor:
-                    break
-                values.append(a._value)
-            else:
+            values = _eager_values(args)
+            if values is not None:
                 entry = self._fast.get(len(args))
                 if entry is None:
                     entry = self._fast[len(args)] = self._entry(_Call((args, {})))
