@@ -50,6 +50,7 @@ var (
 	RewriteConstantFolding      = raw.GRAFT_REWRITE_CONSTANT_FOLDING
 	RewriteCommonSubexpressions = raw.GRAFT_REWRITE_COMMON_SUBEXPRESSIONS
 	RewriteIdentityRemoval      = raw.GRAFT_REWRITE_IDENTITY_REMOVAL
+	RewriteFusion               = raw.GRAFT_REWRITE_FUSION
 )
 
 // NewSession returns a session over g.

@@ -53,6 +53,7 @@ Status SessionOptionsFromC(const graft_session_options* options, SessionOptions*
   o->rewrites.constant_folding = !(options->disabled_rewrites & GRAFT_REWRITE_CONSTANT_FOLDING);
   o->rewrites.common_subexpressions = !(options->disabled_rewrites & GRAFT_REWRITE_COMMON_SUBEXPRESSIONS);
   o->rewrites.remove_identity = !(options->disabled_rewrites & GRAFT_REWRITE_IDENTITY_REMOVAL);
+  o->rewrites.fusion = !(options->disabled_rewrites & GRAFT_REWRITE_FUSION);
   if (options->version >= 2) {  // the fields version 1 callers' structs do not have
     if (options->default_device != nullptr && *options->default_device != '\0') {
       graft::DeviceSpec spec;

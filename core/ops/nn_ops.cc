@@ -685,6 +685,31 @@ void RegisterNnOps(OpRegistry& r) {
     b.Input("input: T").Input("filter: T").Output("output: T").Attr("T: {half, bfloat16, float, double, int32}");
     Add(r, ConvAttrs(b, true), [](InferenceContext& c) { return ConvShape(c, false); });
   }
+  // Graft's fused ops (core/runtime/fusion.h): made by the fusion rewrite in an executor's
+  // scratch graph, never in a user's graph or a GraphDef Graft writes.
+  {
+    OpDefBuilder b("_GraftFusedConv2D");
+    b.Input("input: T")
+        .Input("filter: T")
+        .Input("bias: T")
+        .Output("output: T")
+        .Attr("T: {float, double}")
+        .Attr("activation: string = ''")
+        .Attr("leakyrelu_alpha: float = 0.2");
+    Add(r, ConvAttrs(b, true), [](InferenceContext& c) { return ConvShape(c, false); });
+  }
+  Add(r,
+      OpDefBuilder("_GraftFusedMatMul")
+          .Input("a: T")
+          .Input("b: T")
+          .Input("bias: T")
+          .Output("product: T")
+          .Attr("transpose_a: bool = false")
+          .Attr("transpose_b: bool = false")
+          .Attr("T: {float, double}")
+          .Attr("activation: string = ''")
+          .Attr("leakyrelu_alpha: float = 0.2"),
+      MatMulShape);
   {
     OpDefBuilder b("DepthwiseConv2dNative");
     b.Input("input: T").Input("filter: T").Output("output: T").Attr("T: {half, bfloat16, float, double}");

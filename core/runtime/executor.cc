@@ -193,7 +193,12 @@ Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, co
   if (!exe->has_control_flow_) {
     std::unordered_set<std::string> fed_names;
     for (const auto& [name, i] : fed) fed_names.insert(name);
-    GRAFT_RETURN_IF_ERROR(RewritePlan(order, fed_names, fetches, targets, rewrites, device, nullptr, &plan, &redirect));
+    // Fused nodes are the CPU's: not where ops go to another device by default.
+    RewriteOptions options = rewrites;
+    if (!policy.default_device.empty() && policy.default_device.find("CPU") == std::string::npos) options.fusion = false;
+    if (options.fusion) exe->scratch_ = std::make_shared<Graph>();
+    GRAFT_RETURN_IF_ERROR(RewritePlan(order, fed_names, fetches, targets, options, device, nullptr, exe->scratch_.get(),
+                                      &plan, &redirect));
   } else {
     for (const Node* n : order) {
       PlannedNode p;

@@ -86,6 +86,9 @@ class Executor {
   Status RunStep(const Step& step, std::vector<Tensor>& slots, ResourceMgr* resources, bool parallel,
                  const std::vector<uint8_t>* forward = nullptr) const;
 
+  // The fused nodes of the plan (fusion.h): declared before steps_, whose kernels point at
+  // them, so that it is destroyed after them.
+  std::shared_ptr<Graph> scratch_;
   std::vector<Step> steps_;
   std::vector<Device*> slot_device_;   // where each slot's value lives (fed values: the CPU)
   Device* host_ = nullptr;             // the CPU device, where host-memory inputs are read

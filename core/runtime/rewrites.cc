@@ -3,6 +3,7 @@
 #include <map>
 
 #include "core/runtime/denormal.h"
+#include "core/runtime/fusion.h"
 
 namespace graft {
 namespace {
@@ -15,7 +16,7 @@ bool IsIdentityLike(const std::string& type) {
 
 Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_set<std::string>& fed,
                    const std::vector<Output>& fetches, const std::vector<const Node*>& targets,
-                   const RewriteOptions& options, Device* device, ResourceMgr* resources,
+                   const RewriteOptions& options, Device* device, ResourceMgr* resources, Graph* scratch,
                    std::vector<PlannedNode>* plan, std::unordered_map<std::string, Output>* redirect) {
   ScopedFlushDenormals flush;  // folded values must be what the kernels give when run
   std::unordered_map<std::string, Output>& alias = *redirect;
@@ -37,6 +38,24 @@ Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_s
   std::vector<PlannedNode> nodes;
   std::unordered_map<const Node*, size_t> index;
   std::map<std::string, std::vector<size_t>> seen;  // CSE candidates by a cheap key
+  std::unordered_set<std::string> fetched;
+  for (const Output& f : fetches) fetched.insert(Graph::TensorName(f));
+  FusionContext fusion;
+  fusion.scratch = options.fusion ? scratch : nullptr;
+  fusion.planned_inputs = [&](const Node* n) -> const std::vector<Output>* {
+    auto it = index.find(n);
+    if (it == index.end() || nodes[it->second].folded || nodes[it->second].node != n) return nullptr;
+    return &nodes[it->second].inputs;
+  };
+  fusion.absorbable = [&](const Node* n) {
+    if (is_target.count(n) || control_needed.count(n) || !n->control_inputs().empty()) return false;
+    for (int i = 0; i < n->num_outputs(); ++i) {
+      const std::string name = Graph::TensorName(Output{const_cast<Node*>(n), i});
+      if (fed.count(name) || fetched.count(name)) return false;
+    }
+    return true;
+  };
+  fusion.in_plan = [&](const Node* n) { return in_order.count(n) != 0; };
   for (const Node* n : order) {
     PlannedNode p;
     p.node = n;
@@ -70,6 +89,18 @@ Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_s
       }
       if (merged) continue;
       seen[key].push_back(nodes.size());
+    }
+    Node* fused = nullptr;
+    std::vector<Output> fused_inputs;
+    if (fusion.scratch != nullptr && !fed_tensor(Output{const_cast<Node*>(n), 0}) &&
+        FuseNode(*n, p.inputs, fusion, &fused, &fused_inputs)) {
+      // The fused node stands for n (its controls kept); the nodes it took in go unused.
+      alias[Graph::TensorName(Output{const_cast<Node*>(n), 0})] = Output{fused, 0};
+      p.node = fused;
+      p.inputs = std::move(fused_inputs);
+      index[fused] = nodes.size();
+      nodes.push_back(std::move(p));
+      continue;
     }
     if (options.constant_folding && removable && n->type() != "Const" && !p.inputs.empty() &&
         KernelRegistry::Global().HasKernel(n->type(), device->type())) {
@@ -144,7 +175,6 @@ Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_s
   for (PlannedNode& p : nodes) {
     if (needed.count(p.node)) plan->push_back(std::move(p));
   }
-  (void)in_order;
   return Status::Ok();
 }
 

@@ -5,7 +5,8 @@
 //  - common-subexpression elimination: stateless ops of the same type, attrs, device and
 //    inputs are computed once;
 //  - constant folding: stateless ops whose inputs are all constants are computed once, when
-//    the run is prepared, and become constants.
+//    the run is prepared, and become constants;
+//  - fusion (fusion.h): Conv2D / MatMul + BiasAdd (+ an activation) become one fused op.
 // Pruning (running only what the fetches and targets need) always happens.
 #pragma once
 
@@ -24,6 +25,7 @@ struct RewriteOptions {
   bool remove_identity = true;
   bool common_subexpressions = true;
   bool constant_folding = true;
+  bool fusion = true;
   // Folded values larger than this stay computed at run time.
   size_t max_folded_bytes = size_t{10} << 20;
 };
@@ -39,10 +41,11 @@ struct PlannedNode {
 
 // Applies the enabled rewrites to nodes (in dependency order, without control flow). Nodes
 // that become unnecessary are dropped. *redirect maps a tensor name to the tensor that now
-// stands for it (for fetches).
+// stands for it (for fetches). Fused nodes are made in scratch (no fusion when it is null),
+// which must outlive the plan's kernels.
 Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_set<std::string>& fed,
                    const std::vector<Output>& fetches, const std::vector<const Node*>& targets,
-                   const RewriteOptions& options, Device* device, ResourceMgr* resources,
+                   const RewriteOptions& options, Device* device, ResourceMgr* resources, Graph* scratch,
                    std::vector<PlannedNode>* plan, std::unordered_map<std::string, Output>* redirect);
 
 // The kernel of a folded node: it outputs its values.

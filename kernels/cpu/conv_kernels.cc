@@ -3,21 +3,68 @@
 // AvgPool (NHWC, SAME / VALID), the activation gradients and BiasAddGrad, float and double.
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "kernels/cpu/conv_util.h"
+#include "kernels/cpu/epilogue.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
+#include "kernels/cpu/winograd.h"
 
 namespace graft::cpu {
 namespace {
 
+// The Winograd transform of the last filter a kernel saw, kept with a copy of that filter:
+// a constant or a variable that did not change since is transformed once, not per run.
+template <typename T>
+class WinogradFilterCache {
+ public:
+  std::shared_ptr<const std::vector<T>> Get(int m, const Tensor& f) const {
+    const T* data = f.data<T>();
+    const size_t count = static_cast<size_t>(f.num_elements());
+    {
+      std::lock_guard lock(mu_);
+      if (m == m_ && u_ != nullptr && filter_.size() == count && std::memcmp(filter_.data(), data, count * sizeof(T)) == 0) {
+        return u_;
+      }
+    }
+    auto u = std::make_shared<const std::vector<T>>(WinogradFilter<T>(m, data, f.dim(2), f.dim(3)));
+    std::lock_guard lock(mu_);
+    filter_.assign(data, data + count);
+    m_ = m;
+    u_ = u;
+    return u;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  mutable std::vector<T> filter_;
+  mutable int m_ = 0;
+  mutable std::shared_ptr<const std::vector<T>> u_;
+};
+
+// Conv2D, and Graft's fused _GraftFusedConv2D (Conv2D's inputs and attrs, a bias as input 2
+// and an "activation" attr: what the fusion rewrite makes of Conv2D + BiasAdd + activation).
 template <typename T>
 class Conv2DKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   Status Init() {
+    fused_ = node().type() != "Conv2D";
+    if (fused_) {
+      std::string act;
+      GRAFT_RETURN_IF_ERROR(GetAttr(node(), "activation", &act));
+      if (!ParseActivation(act, &act_)) return errors::InvalidArgument(node().type(), ": unknown activation ", act);
+      if (node().attr("leakyrelu_alpha") != nullptr) {
+        float alpha = 0.2f;
+        GRAFT_RETURN_IF_ERROR(GetAttr(node(), "leakyrelu_alpha", &alpha));
+        alpha_ = static_cast<T>(alpha);
+      }
+    }
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "strides", &strides_));
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "padding", &padding_));
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "data_format", &format_));
@@ -46,12 +93,24 @@ class Conv2DKernel : public OpKernel {
       return errors::InvalidArgument("Conv2D: input must be 4-dimensional, got ", ShapeText(ctx.input(0).dims()));
     }
     const Tensor& f = ctx.input(1);
-    return ComputeInLayout<T>(ctx, nchw_, [&](const Tensor& x, const ResultAlloc& alloc) { return Forward(x, f, alloc); });
+    Epilogue<T> epilogue;
+    if (fused_) {
+      const Tensor& bias = ctx.input(2);
+      if (bias.rank() != 1 || f.rank() != 4 || bias.dim(0) != f.dim(3)) {
+        return errors::InvalidArgument(node().type(), ": bias must be 1-D with the filter's ", f.rank() == 4 ? f.dim(3) : 0,
+                                       " output channels, got ", ShapeText(bias.dims()));
+      }
+      epilogue.bias = bias.data<T>();
+      epilogue.act = act_;
+      epilogue.alpha = alpha_;
+    }
+    return ComputeInLayout<T>(ctx, nchw_,
+                              [&](const Tensor& x, const ResultAlloc& alloc) { return Forward(x, f, epilogue, alloc); });
   }
 
  private:
   // x is NHWC.
-  Status Forward(const Tensor& x, const Tensor& f, const ResultAlloc& alloc) const {
+  Status Forward(const Tensor& x, const Tensor& f, const Epilogue<T>& epilogue, const ResultAlloc& alloc) const {
     if (x.rank() != 4) return errors::InvalidArgument("Conv2D: input must be 4-dimensional, got ", ShapeText(x.dims()));
     if (f.rank() != 4) return errors::InvalidArgument("Conv2D: filter must be 4-dimensional, got ", ShapeText(f.dims()));
     if (f.num_elements() == 0) {  // TensorFlow's check (its kernels would read no filter at all)
@@ -94,6 +153,7 @@ class Conv2DKernel : public OpKernel {
     const int64_t k = kh * kw * fc;
     if (k == 0) {
       std::fill(po, po + total, T(0));
+      epilogue.ApplyRows(po, n * oh * ow, oc, oc);
       return Status::Ok();
     }
     if (k > INT32_MAX || oc > INT32_MAX) return errors::InvalidArgument("Conv2D: too large for BLAS");
@@ -103,9 +163,18 @@ class Conv2DKernel : public OpKernel {
     // 1x1 stride-1 unpadded, not grouped: the input already is the patch matrix.
     if (groups == 1 && kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 && oh == h && ow == w) {
       GemmRowMajor<T>(false, false, n * oh * ow, oc, k, px, k, pf, oc, false, po, oc);
+      epilogue.ApplyRows(po, n * oh * ow, oc, oc);
       return Status::Ok();
     }
-    PatchesForward(x, f, groups, oh, ow, ph, pw, po);
+    if (groups == 1 && kh == 3 && kw == 3 && sh == 1 && sw == 1 && dilations_[1] == 1 && dilations_[2] == 1) {
+      const WinogradShape ws{n, h, w, c, oc, oh, ow, ph, pw};
+      if (const int m = WinogradTile(ws); m != 0) {
+        std::shared_ptr<const std::vector<T>> u = winograd_.Get(m, f);
+        WinogradConv<T>(m, ws, px, u->data(), epilogue, po);
+        return Status::Ok();
+      }
+    }
+    PatchesForward(x, f, groups, oh, ow, ph, pw, epilogue, po);
     return Status::Ok();
   }
 
@@ -113,7 +182,7 @@ class Conv2DKernel : public OpKernel {
   // group g (one without groups), of input channels [g * fc, (g + 1) * fc) times the filter's
   // columns [g * ocg, (g + 1) * ocg), into the same output columns.
   void PatchesForward(const Tensor& x, const Tensor& f, int64_t groups, int64_t oh, int64_t ow, int64_t ph, int64_t pw,
-                      T* po) const {
+                      const Epilogue<T>& epilogue, T* po) const {
     const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2), c = x.dim(3);
     const int64_t kh = f.dim(0), kw = f.dim(1), fc = f.dim(2), oc = f.dim(3), ocg = oc / groups;
     const int64_t sh = strides_[1], sw = strides_[2], dh = dilations_[1], dw = dilations_[2];
@@ -149,12 +218,17 @@ class Conv2DKernel : public OpKernel {
                           oc);
         }
       }
+      epilogue.ApplyRows(po + r0 * oc, rows, oc, oc);  // while the block is in cache
     }
   }
 
   std::vector<int64_t> strides_, dilations_ = {1, 1, 1, 1}, explicit_;
   std::string padding_, format_;
   bool nchw_ = false;
+  bool fused_ = false;
+  Activation act_ = Activation::kNone;
+  T alpha_ = T(0.2);
+  WinogradFilterCache<T> winograd_;
 };
 
 // MaxPool and AvgPool over rows and cols (NHWC, SAME / VALID). Padded cells are ignored:
@@ -340,6 +414,8 @@ void RegisterConvKernels(KernelRegistry& r) {
   RegisterConv3DKernels(r);
   (void)r.Register("Conv2D", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<Conv2DKernel<float>>());
   (void)r.Register("Conv2D", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<Conv2DKernel<double>>());
+  (void)r.Register("_GraftFusedConv2D", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<Conv2DKernel<float>>());
+  (void)r.Register("_GraftFusedConv2D", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<Conv2DKernel<double>>());
   (void)r.Register("MaxPool", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<PoolKernel<float, true>>());
   (void)r.Register("MaxPool", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<PoolKernel<double, true>>());
   (void)r.Register("AvgPool", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<PoolKernel<float, false>>());

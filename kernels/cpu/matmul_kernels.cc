@@ -5,6 +5,7 @@
 
 #include <complex>
 
+#include "kernels/cpu/epilogue.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
 
@@ -48,13 +49,27 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
   }
 }
 
+// MatMul, and Graft's fused _GraftFusedMatMul (a bias as input 2 and an "activation" attr:
+// what the fusion rewrite, core/runtime/fusion.h, makes of MatMul + BiasAdd + activation).
 template <typename T>
 class MatMulKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   Status Init() {
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "transpose_a", &ta_));
-    return GetAttr(node(), "transpose_b", &tb_);
+    GRAFT_RETURN_IF_ERROR(GetAttr(node(), "transpose_b", &tb_));
+    fused_ = node().type() != "MatMul";
+    if constexpr (std::is_floating_point_v<T>) {
+      if (fused_) {
+        std::string act;
+        GRAFT_RETURN_IF_ERROR(GetAttr(node(), "activation", &act));
+        if (!ParseActivation(act, &act_)) return errors::InvalidArgument(node().type(), ": unknown activation ", act);
+        float alpha = 0.2f;
+        if (node().attr("leakyrelu_alpha") != nullptr) GRAFT_RETURN_IF_ERROR(GetAttr(node(), "leakyrelu_alpha", &alpha));
+        alpha_ = static_cast<T>(alpha);
+      }
+    }
+    return Status::Ok();
   }
   Status Compute(OpKernelContext& ctx) const override {
     const Tensor& a = ctx.input(0);
@@ -70,20 +85,32 @@ class MatMulKernel : public OpKernel {
                                      ShapeText(b.dims()));
     }
     if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX) return errors::InvalidArgument("matrix too large for BLAS");
+    if (fused_ && (ctx.input(2).rank() != 1 || ctx.input(2).dim(0) != n)) {
+      return errors::InvalidArgument(node().type(), ": bias must be 1-D with the product's ", n, " columns, got ",
+                                     ShapeText(ctx.input(2).dims()));
+    }
     Tensor* out = nullptr;
     std::vector<int64_t> dims = {m, n};
     GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DTypeOf<T>(), dims, &out));
     if (m == 0 || n == 0) return Status::Ok();
     if (k == 0) {
       std::fill(out->data<T>(), out->data<T>() + m * n, T(0));
-      return Status::Ok();
+    } else {
+      Gemm<T>(ta_, tb_, m, n, k, a.data<T>(), a.dim(1), b.data<T>(), b.dim(1), out->data<T>());
     }
-    Gemm<T>(ta_, tb_, m, n, k, a.data<T>(), a.dim(1), b.data<T>(), b.dim(1), out->data<T>());
+    if constexpr (std::is_floating_point_v<T>) {
+      if (fused_) {
+        const Epilogue<T> epilogue{ctx.input(2).data<T>(), act_, alpha_};
+        epilogue.ApplyRows(out->data<T>(), m, n, n);
+      }
+    }
     return Status::Ok();
   }
 
  private:
-  bool ta_ = false, tb_ = false;
+  bool ta_ = false, tb_ = false, fused_ = false;
+  Activation act_ = Activation::kNone;
+  T alpha_ = T(0);
 };
 
 }  // namespace
@@ -91,6 +118,8 @@ class MatMulKernel : public OpKernel {
 void RegisterMatMulKernels(KernelRegistry& r) {
   (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<MatMulKernel<float>>());
   (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<MatMulKernel<double>>());
+  (void)r.Register("_GraftFusedMatMul", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<MatMulKernel<float>>());
+  (void)r.Register("_GraftFusedMatMul", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<MatMulKernel<double>>());
   (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kInt32}, MakeFactory<MatMulKernel<int32_t>>());
   (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kInt64}, MakeFactory<MatMulKernel<int64_t>>());
   (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kComplex64}, MakeFactory<MatMulKernel<std::complex<float>>>());

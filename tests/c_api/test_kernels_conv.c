@@ -191,6 +191,95 @@ static void test_conv2d_naive(void **state) {
   check_conv(g, "wide", 4, 12, 11, 16, 5, 5, 8, 2, 2, 1, 1, "SAME", NULL);
 }
 
+/* The Winograd paths (kernels/cpu/winograd.cc: 3x3, stride 1, 16 or more channels in and out;
+ * F(4x4, 3x3) for outputs of 4x4 and more, F(2x2, 3x3) below) against the naive reference:
+ * partial tiles at the borders, every padding, batches; then the error bound stated in
+ * winograd.h on wide filters of values in [-1, 1], relative to the output's largest magnitude. */
+static void check_winograd_error(graft_graph *g, const char *name, int h, int w, int c, int oc, double bound) {
+  size_t nx = (size_t)(h * w * c), nf = (size_t)(9 * c * oc);
+  float *x = malloc(nx * sizeof(float)), *f = malloc(nf * sizeof(float));
+  unsigned seed = 12345u;
+  for (size_t i = 0; i < nx; ++i) x[i] = (float)((seed = seed * 1103515245u + 12345u) >> 8) / 8388608.0f - 1.0f;
+  for (size_t i = 0; i < nf; ++i) f[i] = (float)((seed = seed * 1103515245u + 12345u) >> 8) / 8388608.0f - 1.0f;
+  char xn[64], fn[64];
+  snprintf(xn, sizeof xn, "%s_x", name);
+  snprintf(fn, sizeof fn, "%s_f", name);
+  graft_op *xo = make_const_f32(g, xn, (const int64_t[]){1, h, w, c}, 4, x);
+  graft_op *fo = make_const_f32(g, fn, (const int64_t[]){3, 3, c, oc}, 4, f);
+  graft_tensor *t = run(g, conv(g, name, xo, fo, 1, 1, "SAME", 1, 1, NULL, NULL));
+  int oh = 0, ow = 0;
+  float *ref = naive_conv(x, 1, h, w, c, f, 3, 3, oc, 1, 1, 1, 1, "SAME", NULL, &oh, &ow);
+  const float *p = graft_tensor_data(t);
+  double max_ref = 0, max_err = 0;
+  for (int i = 0; i < oh * ow * oc; ++i) {
+    max_ref = fmax(max_ref, fabs(ref[i]));
+    max_err = fmax(max_err, fabs((double)p[i] - ref[i]));
+  }
+  if (!(max_err <= bound * max_ref)) {
+    print_error("%s: largest error %.3g of the output's largest magnitude, bound %.3g\n", name, max_err / max_ref,
+                bound);
+    fail();
+  }
+  graft_tensor_free(t);
+  free(ref);
+  free(x);
+  free(f);
+}
+
+static void test_conv2d_winograd(void **state) {
+  graft_graph *g = *state;
+  check_conv(g, "w4_same", 1, 8, 8, 16, 3, 3, 16, 1, 1, 1, 1, "SAME", NULL);
+  check_conv(g, "w4_ragged", 3, 9, 7, 17, 3, 3, 20, 1, 1, 1, 1, "SAME", NULL);
+  check_conv(g, "w4_valid", 2, 11, 10, 16, 3, 3, 24, 1, 1, 1, 1, "VALID", NULL);
+  const int64_t pads[8] = {0, 0, 2, 0, 1, 3, 0, 0};
+  check_conv(g, "w4_explicit", 2, 6, 7, 18, 3, 3, 16, 1, 1, 1, 1, "EXPLICIT", pads);
+  check_conv(g, "w4_wide", 1, 13, 12, 130, 3, 3, 70, 1, 1, 1, 1, "SAME", NULL);
+  check_conv(g, "w2_small", 2, 3, 2, 16, 3, 3, 16, 1, 1, 1, 1, "SAME", NULL);
+  check_conv(g, "w2_valid", 1, 5, 6, 32, 3, 3, 16, 1, 1, 1, 1, "VALID", NULL);
+  check_winograd_error(g, "err_f4", 16, 16, 256, 32, 2e-5);
+  check_winograd_error(g, "err_f2", 3, 3, 256, 32, 2e-6);
+}
+
+/* A fed filter that changes between runs of one session: the Winograd filter transform the
+ * kernel keeps must follow it. */
+static void test_conv2d_winograd_filter_changes(void **state) {
+  graft_graph *g = *state;
+  float xv[4 * 4 * 16], f1[9 * 16 * 16], f2[9 * 16 * 16];
+  for (int i = 0; i < 4 * 4 * 16; ++i) xv[i] = (float)(i % 5) - 2;
+  for (int i = 0; i < 9 * 16 * 16; ++i) {
+    f1[i] = (float)(i % 3);
+    f2[i] = -(float)(i % 7);
+  }
+  graft_op *x = make_const_f32(g, "x", (const int64_t[]){1, 4, 4, 16}, 4, xv);
+  graft_op *f = make_placeholder(g, "f", GRAFT_FLOAT32, NULL, -1);
+  graft_op *c = conv(g, "c", x, f, 1, 1, "SAME", 1, 1, NULL, NULL);
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  const float *fs[3] = {f1, f2, f1};
+  for (int r = 0; r < 3; ++r) {
+    graft_tensor *ft = NULL;
+    GT_OK(graft_tensor_new(&ft, GRAFT_FLOAT32, (const int64_t[]){3, 3, 16, 16}, 4, fs[r], sizeof f1));
+    graft_output feed = {f, 0}, fetch = {c, 0};
+    graft_tensor *out = NULL;
+    GT_OK(graft_session_run(&out, s, &feed, &ft, 1, &fetch, 1, NULL, 0));
+    int oh = 0, ow = 0;
+    float *ref = naive_conv(xv, 1, 4, 4, 16, fs[r], 3, 3, 16, 1, 1, 1, 1, "SAME", NULL, &oh, &ow);
+    const float *p = graft_tensor_data(out);
+    float max_ref = 0;
+    for (int i = 0; i < 4 * 4 * 16; ++i) max_ref = fmaxf(max_ref, fabsf(ref[i]));
+    for (int i = 0; i < 4 * 4 * 16; ++i) {
+      if (!(fabsf(p[i] - ref[i]) <= 2e-5f * max_ref)) {
+        print_error("run %d element %d: %.9g, expected %.9g\n", r, i, p[i], ref[i]);
+        fail();
+      }
+    }
+    free(ref);
+    graft_tensor_free(out);
+    graft_tensor_free(ft);
+  }
+  graft_session_free(s);
+}
+
 static void test_conv2d_errors(void **state) {
   graft_graph *g = *state;
   graft_op *f = make_const_f32(g, "f", (const int64_t[]){1, 1, 2, 1}, 4, (const float[]){1, 1});
@@ -593,6 +682,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_conv2d_hand, setup, teardown),
       cmocka_unit_test_setup_teardown(test_conv2d_naive, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_conv2d_winograd, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_conv2d_winograd_filter_changes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_conv2d_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pools, setup, teardown),
       cmocka_unit_test_setup_teardown(test_nchw, setup, teardown),

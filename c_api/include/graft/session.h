@@ -36,7 +36,9 @@ enum graft_rewrite_flag_value {
   GRAFT_REWRITE_CONSTANT_FOLDING = 1u,      /* stateless ops of constants computed once, ahead */
   GRAFT_REWRITE_COMMON_SUBEXPRESSIONS = 2u, /* identical stateless ops computed once */
   GRAFT_REWRITE_IDENTITY_REMOVAL = 4u,      /* Identity/Snapshot/StopGradient pass values through */
-  GRAFT_REWRITE_ALL = 7u
+  GRAFT_REWRITE_FUSION = 8u,                /* Conv2D/MatMul + BiasAdd (+ Relu, Relu6, Elu, LeakyRelu,
+                                               Sigmoid, Tanh) run as one kernel on the CPU */
+  GRAFT_REWRITE_ALL = 15u
 };
 
 /*

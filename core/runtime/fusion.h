@@ -1,0 +1,35 @@
+// Fusion (a rewrite of RewritePlan, rewrites.h): Conv2D or MatMul, then BiasAdd, then
+// optionally one activation (Relu, Relu6, Elu, LeakyRelu, Sigmoid, Tanh) become one
+// _GraftFusedConv2D or _GraftFusedMatMul node, whose kernel adds the bias and applies the
+// activation while each block of the product is still in cache (TensorFlow's remapper makes
+// _FusedConv2D / _FusedMatMul the same way). The fused nodes live in a scratch graph of the
+// run's executor; the user's graph, and so any exported GraphDef, never sees them.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "core/graph.h"
+
+namespace graft {
+
+// What RewritePlan tells the fusion about the nodes it has planned so far.
+struct FusionContext {
+  // The planned (resolved) inputs of an earlier node of the plan, or nullptr when it is not
+  // planned, or was folded to a constant.
+  std::function<const std::vector<Output>*(const Node*)> planned_inputs;
+  // Whether a node may disappear into a fused one: not a target, nothing depends on it by a
+  // control edge, none of its outputs fed or fetched.
+  std::function<bool(const Node*)> absorbable;
+  // Whether a node runs in this plan.
+  std::function<bool(const Node*)> in_plan;
+  Graph* scratch = nullptr;  // where fused nodes are made
+};
+
+// When n (its planned inputs given) ends a fusable pattern, makes the fused node in
+// ctx.scratch and returns true with it and its inputs (the product's inputs, then the bias);
+// n's output 0 is then the fused node's output 0. False, with nothing made, otherwise.
+bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionContext& ctx, Node** fused,
+              std::vector<Output>* fused_inputs);
+
+}  // namespace graft
