@@ -111,10 +111,12 @@ def tf_session_config():
                                     inter_op_parallelism_threads=ARGS.threads)
 
 
-def session_pair(build):
+def session_pair(build, make_callable=False):
     """build() runs inside a tf.Graph and returns (fetch tensor, {placeholder: value}). The
     graph is exported as GraphDef bytes and imported into a graft.Graph; returns the two
-    runners, each session.run(fetch, feeds) with NumPy feeds, and the GraphDef's node count."""
+    runners, each session.run(fetch, feeds) with NumPy feeds (or, with make_callable, each
+    side's Session.make_callable(fetch, feed_list) called with the values), and the GraphDef's
+    node count."""
     g = tf.Graph()
     with g.as_default():
         fetch, feeds = build()
@@ -132,6 +134,10 @@ def session_pair(build):
     g_fetch = elements[0]
     g_feed = dict(zip(elements[1:], values))
     nodes = len(graft.GraphDef(graph_def).node)
+    if make_callable:
+        g_call = g_sess.make_callable(g_fetch, feed_list=elements[1:])
+        t_call = tf_sess.make_callable(fetch, feed_list=list(feeds))
+        return (lambda: g_call(*values)), (lambda: t_call(*values)), nodes
     return (lambda: g_sess.run(g_fetch, g_feed)), (lambda: tf_sess.run(fetch, tf_feed)), nodes
 
 
@@ -171,11 +177,11 @@ def function_sin_chain():
     return (lambda: g_fn(gx)), (lambda: t_fn(tx)), CHAIN
 
 
-def session_sin_chain():
+def session_sin_chain(make_callable=False):
     def build():
         x = tf.compat.v1.placeholder(tf.float32, [], name="x")
         return tf.identity(sin_chain(tf.sin, x), name="out"), {x: np.float32(0.5)}
-    g_run, t_run, _ = session_pair(build)
+    g_run, t_run, _ = session_pair(build, make_callable)
     return g_run, t_run, CHAIN
 
 
@@ -249,6 +255,8 @@ WORKLOADS = [
     ("cached 1-op function call from Python (a + a), per call", function_1op, "µs", 1e6, None),
     (f"{CHAIN} chained scalar Sin in a traced function, per op", function_sin_chain, "ns", 1e9, None),
     (f"{CHAIN} chained scalar Sin, GraphDef through a Session, per op", session_sin_chain, "ns", 1e9, None),
+    (f"{CHAIN} chained scalar Sin, GraphDef through Session.make_callable, per op",
+     lambda: session_sin_chain(make_callable=True), "ns", 1e9, None),
     ("MLP 784-512-512-10 batch 64, Session, per run", session_mlp, "µs", 1e6, None),
     ("MLP 784-512-512-10 batch 64, traced function, per call", function_mlp, "µs", 1e6, None),
     ("Conv2D 3x3 SAME 1x56x56x64 -> 64, Session, per run", lambda: session_conv(1, 56, 64), "ms", 1e3,

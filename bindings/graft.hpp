@@ -1334,11 +1334,57 @@ class Session {
 #ifndef SWIG
   Session(std::shared_ptr<graft_session> s, std::shared_ptr<GraphRef> g) : g_(std::move(g)), s_(std::move(s)) {}
   graft_session *c() const { return s_.get(); }
+  const std::shared_ptr<graft_session> &shared() const { return s_; }
 #endif
 
  private:
   std::shared_ptr<GraphRef> g_;
   std::shared_ptr<graft_session> s_;
+};
+
+/* A run of a session prepared once for fixed fetches, feeds and targets (graft_callable, as
+ * TensorFlow's Session.make_callable): run takes only the feeds' values. It keeps its session
+ * (which keeps its graph) alive, even past Session.close. run may be called from many threads
+ * at once. */
+class Callable {
+ public:
+  Callable(Session &session, const std::vector<Output> &fetches, const std::vector<Output> &feeds,
+           const std::vector<Operation> &targets) {
+    if (session.closed()) throw Error(GRAFT_EPRECONDITION, "graft: use of a closed Session");
+    std::vector<graft_output> f, in;
+    std::vector<graft_op *> t;
+    for (const Output &o : fetches) f.push_back(o.c());
+    for (const Output &o : feeds) in.push_back(o.c());
+    for (const Operation &op : targets) t.push_back(op.c());
+    graft_callable *c = nullptr;
+    detail::check(graft_session_make_callable(&c, session.c(), in.data(), static_cast<int>(in.size()), f.data(),
+                                              static_cast<int>(f.size()), t.data(), static_cast<int>(t.size())));
+    // Declared after s_, so freed before the session it borrows.
+    s_ = session.shared();
+    c_.reset(c, graft_callable_free);
+    nfeeds_ = in.size();
+    nfetches_ = f.size();
+  }
+  std::vector<Tensor> run(const std::vector<Tensor> &feed_values) {
+    if (feed_values.size() != nfeeds_) {
+      throw Error(GRAFT_EINVAL, "graft: the callable takes " + std::to_string(nfeeds_) + " feed values, got " +
+                                    std::to_string(feed_values.size()));
+    }
+    std::vector<graft_tensor *> vals;
+    vals.reserve(feed_values.size());
+    for (const Tensor &v : feed_values) vals.push_back(v.get());
+    std::vector<graft_tensor *> out(nfetches_, nullptr);
+    detail::check(graft_callable_run(out.data(), c_.get(), vals.data(), static_cast<int>(vals.size())));
+    std::vector<Tensor> result;
+    result.reserve(out.size());
+    for (graft_tensor *v : out) result.emplace_back(v);
+    return result;
+  }
+
+ private:
+  std::shared_ptr<graft_session> s_;  // the session keeps its graph alive
+  std::shared_ptr<graft_callable> c_;
+  size_t nfeeds_ = 0, nfetches_ = 0;
 };
 
 }  // namespace graft

@@ -663,9 +663,11 @@ class _ArrayView:
     __slots__ = ("_tensor", "__array_interface__")
 
     def __init__(self, tensor, np_dtype, shape):
+        """np_dtype: a NumPy dtype, or its type string ("<f4")."""
         self._tensor = tensor
         self.__array_interface__ = {"data": (tensor.data_address(), True), "shape": tuple(shape),
-                                    "typestr": np.dtype(np_dtype).str, "version": 3}
+                                    "typestr": np_dtype if isinstance(np_dtype, str) else np.dtype(np_dtype).str,
+                                    "version": 3}
 
 
 def _numpy_of(c_tensor, copy=False):

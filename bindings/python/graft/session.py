@@ -122,9 +122,13 @@ class Session:
         flat, rebuild = _flatten_fetches(fetches)
         elements = [self._element(f) for f in flat]
         fetch_outputs, targets = [], []
-        for kind, x in elements:
+        for i, (kind, x) in enumerate(elements):
             if kind == "tensor":
                 fetch_outputs.append(x._out())
+                # The NumPy type string of a plain numeric result, for the fast copy in _results.
+                np_dtype = x.dtype.base_dtype.as_numpy_dtype if x.dtype.base_dtype != _dtypes.string else None
+                kind_char = np.dtype(np_dtype).kind if np_dtype is not None else "O"
+                elements[i] = (kind, np.dtype(np_dtype).str if kind_char in "biufc" else None)
             elif kind == "op":
                 targets.append(x._c)
         plan = (elements, fetch_outputs, targets, rebuild)
@@ -133,10 +137,13 @@ class Session:
         return plan
 
     def _feed_info(self, key):
-        """A feed key's checked facts, once per key: (output, dtype, NumPy dtype, static dims)."""
+        """A feed key's checked facts, once per key: (output, dtype, NumPy dtype, static dims or
+        None for an unknown rank, whether the dtype is an integer one, the key, the dtype's enum)."""
         info = self._feeds.get(key)
         if info is not None:
             return info
+        if isinstance(key, str):
+            return self._feed_info(self._graph.as_graph_element(key, allow_operation=False))
         if not isinstance(key, _fw.Tensor) or key._value is not None:
             raise TypeError(f"Cannot interpret feed_dict key {key!r} as a Tensor of this graph.")
         if key.graph is not self._graph:
@@ -145,50 +152,86 @@ class Session:
             raise ValueError(f"Tensor {key.name} may not be fed.")
         dtype = key.dtype.base_dtype
         np_dtype = dtype.as_numpy_dtype if dtype != _dtypes.string else object
-        info = (key._out(), dtype, np_dtype, key.shape)
+        dims = None if key.shape.rank is None else tuple(key.shape.as_list())
+        info = (key._out(), dtype, np_dtype, dims, dtype.is_integer, key, dtype.as_datatype_enum)
         if len(self._feeds) < 1024:
             self._feeds[key] = info
         return info
 
-    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
-        if self._closed:
-            raise RuntimeError("Attempted to use a closed Session.")
-        elements, fetch_outputs, targets, rebuild = self._fetch_plan(fetches)
-        feeds, feed_values = [], []
-        for key, value in (feed_dict or {}).items():
-            if isinstance(key, str):
-                key = self._graph.as_graph_element(key, allow_operation=False)
-            out, dtype, np_dtype, shape = self._feed_info(key)
-            if isinstance(value, _fw.Tensor):
-                if isinstance(value, _fw.EagerTensor):
-                    value = value.numpy()
-                else:
-                    raise TypeError("The value of a feed cannot be a graft.Tensor object. Acceptable feed values "
-                                    "include Python scalars, strings, lists, numpy ndarrays.")
-            arr = np.asarray(value, dtype=np_dtype)
-            if dtype.is_integer and np.asarray(value).dtype.kind == "f":
-                if not np.all(np.mod(np.asarray(value), 1) == 0):
-                    raise ValueError(f"Cannot feed value {value!r} to tensor {key.name} of dtype {dtype.name}")
-            if not shape.is_compatible_with(arr.shape):
-                raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {key.name}, which has shape "
-                                 f"{shape}")
-            feeds.append(out)
-            if arr.dtype.kind in "biufc" and arr.flags.c_contiguous:  # its bytes as they are
-                feed_values.append(_c.Tensor.from_bytes(dtype.as_datatype_enum, list(arr.shape),
-                                                        arr.reshape(-1).view(np.uint8)))
+    @staticmethod
+    def _feed_value(info, value):
+        """A feed's value as a graft_swig.Tensor, checked against the fed tensor's dtype and shape."""
+        out, dtype, np_dtype, dims, is_integer, key, enum = info
+        if isinstance(value, _fw.Tensor):
+            if isinstance(value, _fw.EagerTensor):
+                value = value.numpy()
             else:
-                feed_values.append(_fw._c_tensor_from_numpy(arr, dtype))
-        values = self._c.run(fetch_outputs, feeds, feed_values, targets)
+                raise TypeError("The value of a feed cannot be a graft.Tensor object. Acceptable feed values "
+                                "include Python scalars, strings, lists, numpy ndarrays.")
+        arr = np.asarray(value, dtype=np_dtype)
+        if is_integer and np.asarray(value).dtype.kind == "f":
+            if not np.all(np.mod(np.asarray(value), 1) == 0):
+                raise ValueError(f"Cannot feed value {value!r} to tensor {key.name} of dtype {dtype.name}")
+        if dims is not None:
+            shape = arr.shape
+            if len(shape) != len(dims) or any(d is not None and d != n for d, n in zip(dims, shape)):
+                raise ValueError(f"Cannot feed value of shape {shape} for Tensor {key.name}, which has shape "
+                                 f"{key.shape}")
+        if arr.dtype.kind in "biufc" and arr.flags.c_contiguous:  # its bytes as they are
+            return _c.Tensor.from_bytes(enum, list(arr.shape), arr.reshape(-1).view(np.uint8))
+        return _fw._c_tensor_from_numpy(arr, dtype)
+
+    @staticmethod
+    def _results(elements, values, rebuild):
         results, i = [], 0
         for kind, x in elements:
             if kind == "tensor":
-                results.append(_fw._numpy_of(values[i], copy=True))
+                v = values[i]
+                if x is not None and v.data_address() != 0:  # a numeric result: one copy of its bytes
+                    results.append(np.array(_fw._ArrayView(v, x, v.shape())))
+                else:
+                    results.append(_fw._numpy_of(v, copy=True))
                 i += 1
             elif kind == "eager":
                 results.append(x.numpy())
             else:
                 results.append(None)
         return rebuild(results)
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        elements, fetch_outputs, targets, rebuild = self._fetch_plan(fetches)
+        feeds, feed_values = [], []
+        if feed_dict:
+            for key, value in feed_dict.items():
+                info = self._feed_info(key)
+                feeds.append(info[0])
+                feed_values.append(self._feed_value(info, value))
+        values = self._c.run(fetch_outputs, feeds, feed_values, targets)
+        return self._results(elements, values, rebuild)
+
+    def make_callable(self, fetches, feed_list=None, accept_options=False):
+        """A function that runs fetches with the values of feed_list's tensors (in that order) as
+        its positional arguments, as TensorFlow's Session.make_callable: the run is prepared
+        once (pruning, rewrites, kernels), so each call only feeds and runs. It keeps working
+        after the session is closed, until it is garbage-collected."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        elements, fetch_outputs, targets, rebuild = self._fetch_plan(fetches)
+        infos = [self._feed_info(k) for k in (feed_list or [])]
+        c_callable = _c.Callable(self._c, fetch_outputs, [info[0] for info in infos], targets)
+        feed_value, results = self._feed_value, self._results
+
+        def run_callable(*args, **kwargs):
+            if kwargs and not (accept_options and set(kwargs) <= {"options", "run_metadata"}):
+                raise TypeError(f"unexpected keyword arguments {sorted(kwargs)}")
+            if len(args) != len(infos):
+                raise TypeError(f"the callable takes {len(infos)} feed values, got {len(args)}")
+            values = c_callable.run([feed_value(info, v) for info, v in zip(infos, args)])
+            return results(elements, values, rebuild)
+
+        return run_callable
 
     def close(self):
         """Releases the session's resources (its variables); closing again does nothing."""
