@@ -699,6 +699,16 @@ void RegisterNnOps(OpRegistry& r) {
     Add(r, ConvAttrs(b, true), [](InferenceContext& c) { return ConvShape(c, false); });
   }
   Add(r,
+      OpDefBuilder("_GraftFusedElementwise")
+          .Input("x: T")
+          .Input("sides: N * T")
+          .Output("y: T")
+          .Attr("T: {float, double}")
+          .Attr("N: int >= 0")
+          .Attr("ops: list(string)")
+          .Attr("args: list(int)"),
+      shape_fns::Unchanged);
+  Add(r,
       OpDefBuilder("_GraftFusedMatMul")
           .Input("a: T")
           .Input("b: T")

@@ -1,5 +1,6 @@
 #include "core/runtime/fusion.h"
 
+#include <map>
 #include <string>
 #include <utility>
 
@@ -29,10 +30,172 @@ bool OnCpu(const Node& n) {
          n.device().find("cpu") != std::string::npos;
 }
 
+bool IsFusableUnary(const std::string& type) {
+  static const char* const kOps[] = {"Neg", "Abs",  "Square",  "Sqrt", "Rsqrt", "Exp",
+                                     "Log", "Tanh", "Sigmoid", "Relu", "Sin",   "Cos"};
+  for (const char* op : kOps) {
+    if (type == op) return true;
+  }
+  return false;
+}
+
+bool IsFusableBinary(const std::string& type) {
+  static const char* const kOps[] = {"AddV2", "Add", "Sub", "Mul", "Maximum", "Minimum", "SquaredDifference"};
+  for (const char* op : kOps) {
+    if (type == op) return true;
+  }
+  return false;
+}
+
+// A side input of static shape s stays inside a chain of static shape chain: it is a scalar
+// (every dim 1, no more dims than the chain) or, fully known, the chain's trailing dims.
+bool SideFits(const PartialShape& s, const PartialShape& chain) {
+  if (!s.known_rank() || !chain.known_rank() || s.rank() > chain.rank() || !s.IsFullyDefined()) return false;
+  bool ones = true;
+  for (int64_t d : s.dims()) ones = ones && d == 1;
+  if (ones) return true;
+  const int skip = chain.rank() - s.rank();
+  for (int i = 0; i < s.rank(); ++i) {
+    if (chain.dim(skip + i) != s.dim(i)) return false;
+  }
+  return true;
+}
+
 // The only consumer of n's output 0 in the whole graph is one node.
 bool SingleUse(const Node& n) { return n.num_outputs() == 1 && n.consumers(0).size() == 1; }
 
 }  // namespace
+
+std::vector<std::pair<size_t, Node*>> FuseElementwiseChains(std::vector<PlannedNode>& nodes,
+                                                             const std::function<bool(const Node*)>& absorbable,
+                                                             Graph* scratch,
+                                                             std::unordered_map<std::string, Output>* alias) {
+  std::vector<std::pair<size_t, Node*>> replaced;
+  if (scratch == nullptr) return replaced;
+  std::map<std::pair<const Node*, int>, int> uses;  // within the plan
+  for (const PlannedNode& p : nodes) {
+    for (const Output& in : p.inputs) ++uses[{in.node, in.index}];
+  }
+  struct Chain {
+    Output start;
+    std::vector<Output> sides;
+    std::vector<std::string> ops;
+    std::vector<int64_t> args;
+    std::vector<size_t> members;  // plan indices, in order
+  };
+  std::vector<Chain> chains;
+  std::map<const Node*, size_t> chain_ending_at;  // the last node of each chain so far
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    const PlannedNode& p = nodes[k];
+    const Node& n = *p.node;
+    const bool unary = IsFusableUnary(n.type()) && p.inputs.size() == 1;
+    const bool binary = IsFusableBinary(n.type()) && p.inputs.size() == 2;
+    if (p.folded || (!unary && !binary) || n.num_outputs() != 1 || !FloatingT(n) || !OnCpu(n) ||
+        !n.output_shape(0).known_rank()) {
+      continue;
+    }
+    const PartialShape& shape = n.output_shape(0);
+    // Extend a chain that ends at one of the inputs, when this is its only use.
+    for (size_t j = 0; j < p.inputs.size(); ++j) {
+      const Output in = p.inputs[j];
+      auto it = chain_ending_at.find(in.node);
+      if (it == chain_ending_at.end() || in.index != 0 || uses[{in.node, 0}] != 1 || !absorbable(in.node) ||
+          in.node->device() != n.device() || in.node->attr("T") == nullptr || n.attr("T") == nullptr ||
+          !(*in.node->attr("T") == *n.attr("T")) || !(in.node->output_shape(0) == shape)) {
+        continue;
+      }
+      if (binary && !SideFits(p.inputs[1 - j].node->output_shape(p.inputs[1 - j].index), shape)) continue;
+      Chain& c = chains[it->second];
+      c.ops.push_back(n.type());
+      if (binary) {
+        c.args.push_back(static_cast<int64_t>(c.sides.size()) * 2 + (j == 1 ? 1 : 0));
+        c.sides.push_back(p.inputs[1 - j]);
+      } else {
+        c.args.push_back(-1);
+      }
+      c.members.push_back(k);
+      const size_t id = it->second;
+      chain_ending_at.erase(it);
+      chain_ending_at[&n] = id;
+      goto next_node;
+    }
+    {
+      // Start a chain here: from the input of this node's shape (a unary op's only one).
+      Chain c;
+      c.ops.push_back(n.type());
+      c.members.push_back(k);
+      if (unary) {
+        c.start = p.inputs[0];
+        c.args.push_back(-1);
+      } else {
+        int j = -1;
+        for (int i = 0; i < 2 && j < 0; ++i) {
+          const Output& in = p.inputs[static_cast<size_t>(i)];
+          const Output& other = p.inputs[static_cast<size_t>(1 - i)];
+          if (in.node->output_shape(in.index) == shape &&
+              SideFits(other.node->output_shape(other.index), shape)) {
+            j = i;
+          }
+        }
+        if (j < 0) continue;
+        c.start = p.inputs[static_cast<size_t>(j)];
+        c.sides.push_back(p.inputs[static_cast<size_t>(1 - j)]);
+        c.args.push_back(j == 1 ? 1 : 0);
+      }
+      chain_ending_at[&n] = chains.size();
+      chains.push_back(std::move(c));
+    }
+  next_node:;
+  }
+
+  std::map<std::pair<const Node*, int>, Output> redirect;
+  for (const Chain& c : chains) {
+    if (c.members.size() < 2) continue;
+    const size_t last = c.members.back();
+    const Node& tail = *nodes[last].node;
+    NodeSpec spec;
+    spec.type = "_GraftFusedElementwise";
+    spec.name = tail.name() + "/_graft_fused/";
+    spec.device = tail.device();
+    spec.attrs["T"] = *tail.attr("T");
+    spec.attrs["N"] = AttrValue::Int(static_cast<int64_t>(c.sides.size()));
+    spec.attrs["ops"] = AttrValue::StringList(c.ops);
+    spec.attrs["args"] = AttrValue::IntList(c.args);
+    std::vector<Output> ins = {c.start};
+    ins.insert(ins.end(), c.sides.begin(), c.sides.end());
+    std::vector<Output> placeholders;
+    bool ok = true;
+    for (size_t i = 0; i < ins.size() && ok; ++i) {
+      NodeSpec ph;
+      ph.type = "Placeholder";
+      ph.name = tail.name() + "/_fused_input" + std::to_string(i) + "/";
+      ph.attrs["dtype"] = AttrValue::Type(BaseDType(ins[i].node->output_type(ins[i].index)));
+      ph.device = tail.device();
+      Node* made = nullptr;
+      ok = scratch->AddNode(std::move(ph), &made).ok();
+      placeholders.push_back(Output{made, 0});
+    }
+    if (!ok) continue;
+    spec.inputs.push_back(NodeSpec::InputArg{{placeholders[0]}, false});
+    spec.inputs.push_back(NodeSpec::InputArg{std::vector<Output>(placeholders.begin() + 1, placeholders.end()), true});
+    Node* fused = nullptr;
+    if (!scratch->AddNode(std::move(spec), &fused).ok()) continue;
+    redirect[{&tail, 0}] = Output{fused, 0};
+    (*alias)[Graph::TensorName(Output{const_cast<Node*>(&tail), 0})] = Output{fused, 0};
+    nodes[last].node = fused;
+    nodes[last].inputs = ins;
+    replaced.emplace_back(last, fused);
+  }
+  if (!redirect.empty()) {
+    for (PlannedNode& p : nodes) {
+      for (Output& in : p.inputs) {
+        auto it = redirect.find({in.node, in.index});
+        if (it != redirect.end()) in = it->second;
+      }
+    }
+  }
+  return replaced;
+}
 
 bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionContext& ctx, Node** fused,
               std::vector<Output>* fused_inputs) {
@@ -82,7 +245,9 @@ bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionCont
   const std::vector<Output> ins = {(*prod_inputs)[0], (*prod_inputs)[1], (*bias_inputs)[1]};
   NodeSpec spec;
   spec.type = conv ? "_GraftFusedConv2D" : "_GraftFusedMatMul";
-  spec.name = prod->name() + "/";  // its errors name the convolution or product
+  // Its errors name the convolution or product; a name of its own, since the plan's aliases
+  // are keyed by tensor names (one shared with an aliased node would resolve to itself).
+  spec.name = prod->name() + "/_graft_fused/";
   spec.device = prod->device();
   for (const auto& [name, value] : prod->attrs()) {
     if (name.empty() || name[0] == '_') continue;

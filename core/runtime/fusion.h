@@ -1,15 +1,21 @@
-// Fusion (a rewrite of RewritePlan, rewrites.h): Conv2D or MatMul, then BiasAdd, then
-// optionally one activation (Relu, Relu6, Elu, LeakyRelu, Sigmoid, Tanh) become one
-// _GraftFusedConv2D or _GraftFusedMatMul node, whose kernel adds the bias and applies the
-// activation while each block of the product is still in cache (TensorFlow's remapper makes
-// _FusedConv2D / _FusedMatMul the same way). The fused nodes live in a scratch graph of the
-// run's executor; the user's graph, and so any exported GraphDef, never sees them.
+// Fusion (rewrites of RewritePlan, rewrites.h), for float and double on the CPU:
+//  - Conv2D or MatMul, then BiasAdd, then optionally one activation (Relu, Relu6, Elu,
+//    LeakyRelu, Sigmoid, Tanh) become one _GraftFusedConv2D or _GraftFusedMatMul node, whose
+//    kernel adds the bias and applies the activation while each block of the product is still
+//    in cache (TensorFlow's remapper makes _FusedConv2D / _FusedMatMul the same way);
+//  - chains of elementwise ops (kFusableUnary / kFusableBinary below), each feeding the next
+//    alone, become one _GraftFusedElementwise node: one loop over the data, no tensor between
+//    the ops. The other operand of a binary op is a side input that the static shapes show is
+//    a scalar or the chain's trailing dims (so the chain's shape never changes).
+// The fused nodes live in a scratch graph of the run's executor; the user's graph, and so any
+// exported GraphDef, never sees them.
 #pragma once
 
 #include <functional>
 #include <vector>
 
 #include "core/graph.h"
+#include "core/runtime/rewrites.h"
 
 namespace graft {
 
@@ -31,5 +37,14 @@ struct FusionContext {
 // n's output 0 is then the fused node's output 0. False, with nothing made, otherwise.
 bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionContext& ctx, Node** fused,
               std::vector<Output>* fused_inputs);
+
+// Fuses the elementwise chains of a finished plan (before its pruning): for each chain, the
+// node of its last op becomes the fused node, with the chain's inputs, and every use of it
+// (consumers' inputs, *alias) now names the fused node; the chain's other nodes are left for
+// the pruning. absorbable is FusionContext's. Returns the (plan index, fused node) pairs.
+std::vector<std::pair<size_t, Node*>> FuseElementwiseChains(std::vector<PlannedNode>& nodes,
+                                                             const std::function<bool(const Node*)>& absorbable,
+                                                             Graph* scratch,
+                                                             std::unordered_map<std::string, Output>* alias);
 
 }  // namespace graft

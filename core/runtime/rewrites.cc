@@ -153,7 +153,13 @@ Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_s
     nodes.push_back(std::move(p));
   }
 
-  // Prune again: folding and aliasing may leave nodes nobody needs.
+  if (fusion.scratch != nullptr) {
+    for (const auto& [k, fused] : FuseElementwiseChains(nodes, fusion.absorbable, fusion.scratch, &alias)) {
+      index[fused] = k;
+    }
+  }
+
+  // Prune again: folding, aliasing and fusion may leave nodes nobody needs.
   std::unordered_set<const Node*> needed;
   std::vector<const Node*> stack;
   auto want = [&](const Node* n) {

@@ -7,6 +7,7 @@
 #include <complex>
 #include <type_traits>
 
+#include "kernels/cpu/cwise_functors.h"
 #include "kernels/cpu/elementwise.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
@@ -40,43 +41,6 @@ class AddNKernel : public OpKernel {
     return Status::Ok();
   }
 };
-
-// Integer Add, Sub and Mul wrap (kernel_util.h).
-struct AddF { template <typename T> T operator()(T a, T b) const { return WrapAdd(a, b); } };
-struct SubF { template <typename T> T operator()(T a, T b) const { return WrapSub(a, b); } };
-struct MulF { template <typename T> T operator()(T a, T b) const { return WrapMul(a, b); } };
-struct MaxF { template <typename T> T operator()(T a, T b) const { return a > b || a != a ? a : b; } };
-struct MinF { template <typename T> T operator()(T a, T b) const { return a < b || a != a ? a : b; } };
-struct SqDiffF {
-  template <typename T> T operator()(T a, T b) const { const T d = SubF()(a, b); return MulF()(d, d); }
-};
-// Integers negate with wrapping; floats flip the sign (-0.0 and NaNs included).
-struct NegF {
-  template <typename T> T operator()(T a) const {
-    if constexpr (std::is_integral_v<T>) {
-      return WrapSub(T(0), a);
-    } else {
-      return -a;
-    }
-  }
-};
-struct AbsF {
-  template <typename T> T operator()(T a) const {
-    if constexpr (std::is_integral_v<T>) {
-      return a < T(0) ? NegF()(a) : a;
-    } else {
-      return std::abs(a);  // abs(-0.0) is +0.0
-    }
-  }
-};
-struct SquareF { template <typename T> T operator()(T a) const { return MulF()(a, a); } };
-struct SqrtF { template <typename T> T operator()(T a) const { return std::sqrt(a); } };
-struct RsqrtF { template <typename T> T operator()(T a) const { return T(1) / std::sqrt(a); } };
-struct ExpF { template <typename T> T operator()(T a) const { return std::exp(a); } };
-struct LogF { template <typename T> T operator()(T a) const { return std::log(a); } };
-struct TanhF { template <typename T> T operator()(T a) const { return std::tanh(a); } };
-struct SigmoidF { template <typename T> T operator()(T a) const { return T(1) / (T(1) + std::exp(-a)); } };
-struct ReluF { template <typename T> T operator()(T a) const { return a > T(0) ? a : T(0); } };
 
 }  // namespace
 

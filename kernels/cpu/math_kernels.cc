@@ -15,6 +15,7 @@
 #include <string>
 #include <type_traits>
 
+#include "kernels/cpu/cwise_functors.h"
 #include "kernels/cpu/elementwise.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
@@ -353,8 +354,6 @@ struct SignF {
 struct ReciprocalF { template <typename T> T operator()(T x) const { return T(1) / x; } };
 struct Expm1F { template <typename T> T operator()(T x) const { return std::expm1(x); } };
 struct Log1pF { template <typename T> T operator()(T x) const { return std::log1p(x); } };
-struct SinF { template <typename T> T operator()(T x) const { return std::sin(x); } };
-struct CosF { template <typename T> T operator()(T x) const { return std::cos(x); } };
 struct TanF { template <typename T> T operator()(T x) const { return std::tan(x); } };
 struct AsinF { template <typename T> T operator()(T x) const { return std::asin(x); } };
 struct AcosF { template <typename T> T operator()(T x) const { return std::acos(x); } };

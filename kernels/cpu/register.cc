@@ -15,6 +15,7 @@ void RegisterBuiltinKernels(KernelRegistry& r) {
   cpu::RegisterMathKernels(r);
   cpu::RegisterTrainingKernels(r);
   cpu::RegisterConvKernels(r);
+  cpu::RegisterFusedElementwiseKernels(r);
   cpu::RegisterIndexingKernels(r);
   cpu::RegisterLoggingKernels(r);
   cpu::RegisterStringKernels(r);

@@ -17,6 +17,7 @@ void RegisterReductionKernels(KernelRegistry& r);  // reduction_kernels.cc
 void RegisterMathKernels(KernelRegistry& r);       // math_kernels.cc
 void RegisterTrainingKernels(KernelRegistry& r);   // training_kernels.cc
 void RegisterConvKernels(KernelRegistry& r);      // conv_kernels.cc
+void RegisterFusedElementwiseKernels(KernelRegistry& r);  // fused_elementwise_kernels.cc
 void RegisterIndexingKernels(KernelRegistry& r);   // indexing_kernels.cc
 void RegisterLoggingKernels(KernelRegistry& r);    // logging_kernels.cc
 void RegisterStringKernels(KernelRegistry& r);     // string_kernels.cc

@@ -100,7 +100,7 @@ static void run_with(graft_graph *g, int fuse, graft_op *x, graft_tensor *xv, gr
 static void expect_same(const graft_tensor *a, const graft_tensor *b, const char *what) {
   assert_int_equal(graft_tensor_num_elements(a), graft_tensor_num_elements(b));
   const int64_t n = graft_tensor_num_elements(a);
-  if (graft_tensor_dtype(a) != GRAFT_FLOAT32) {
+  if (graft_tensor_dtype(a) != GRAFT_FLOAT32) { /* the same operations: the same bits */
     assert_memory_equal(graft_tensor_data(a), graft_tensor_data(b), graft_tensor_byte_size(a));
     return;
   }
@@ -214,12 +214,111 @@ static void test_not_fused(void **state) {
     graft_tensor_free(plain[i]);
   }
   assert_int_equal(ops_plain - ops_fused, 1);
-  /* The product used twice: nothing fuses. */
+  /* The product used twice: it stays a MatMul and BiasAdd; Relu and AddV2 (whose side is the
+   * product, of the same static shape) become one elementwise chain. */
   graft_op *mm2 = matmul(g, "mm2", x, const_ramp(g, "w2", wd, 2, 1), 0);
   graft_op *sum = make_binary(g, "AddV2", "sum", unary(g, "Relu", "relu2", bias_add(g, "ba2", mm2, const_ramp(g, "b2", bd, 1, 1), NULL)),
                               mm2);
-  assert_int_equal(compare_fusion(g, x, xv, sum, "shared product"), 0);
+  assert_int_equal(compare_fusion(g, x, xv, sum, "shared product"), 1);
   graft_tensor_free(xv);
+}
+
+static graft_op *binop(graft_graph *g, const char *type, const char *name, graft_op *a, graft_op *b) {
+  return make_binary(g, type, name, a, b);
+}
+
+/* Elementwise chains: every fusable op in one chain with scalar and trailing-dim sides on
+ * either hand, fused into one op. */
+static void test_elementwise_chain(void **state) {
+  graft_graph *g = *state;
+  const int64_t xd[2] = {5, 7}, bd[1] = {7};
+  graft_op *x = make_placeholder(g, "x", GRAFT_FLOAT32, xd, 2);
+  graft_tensor *xv = ramp_tensor(xd, 2);
+  const float half = 0.5f;
+  graft_op *c = make_const_f32(g, "half", NULL, 0, &half);
+  graft_op *b = const_ramp(g, "row", bd, 1, 0.125f);
+  graft_op *y = unary(g, "Sin", "s0", x);
+  y = binop(g, "Mul", "s1", y, c);
+  y = binop(g, "AddV2", "s2", b, y);
+  y = unary(g, "Relu", "s3", y);
+  y = binop(g, "Sub", "s4", c, y);
+  y = unary(g, "Exp", "s5", y);
+  y = binop(g, "Maximum", "s6", y, b);
+  y = binop(g, "Minimum", "s7", c, y);
+  y = unary(g, "Square", "s8", y);
+  y = unary(g, "Neg", "s9", y);
+  y = unary(g, "Abs", "s10", y);
+  y = unary(g, "Sqrt", "s11", y);
+  y = binop(g, "Add", "s12", y, c);
+  y = unary(g, "Rsqrt", "s13", y);
+  y = unary(g, "Log", "s14", y);
+  y = unary(g, "Tanh", "s15", y);
+  y = unary(g, "Sigmoid", "s16", y);
+  y = unary(g, "Cos", "s17", y);
+  y = binop(g, "SquaredDifference", "s18", b, y);
+  assert_int_equal(compare_fusion(g, x, xv, y, "chain"), 18);
+  graft_tensor_free(xv);
+}
+
+/* x * sin(x)-like chains whose side is the chain's own input, a leading unknown dim, double,
+ * an intermediate fetched, and sides that broadcast the chain (not fused). */
+static void test_elementwise_edges(void **state) {
+  graft_graph *g = *state;
+  const int64_t xd[2] = {4, 6};
+  graft_op *x = make_placeholder(g, "x", GRAFT_FLOAT32, xd, 2);
+  graft_tensor *xv = ramp_tensor(xd, 2);
+  graft_op *a = unary(g, "Exp", "a", x);
+  graft_op *self = binop(g, "Mul", "self", unary(g, "Sin", "sa", a), a);
+  /* Exp alone (its value used twice), then Sin and Mul with a as both start and side. */
+  assert_int_equal(compare_fusion(g, x, xv, self, "side is the start"), 1);
+  graft_tensor_free(xv);
+
+  const int64_t ud[2] = {-1, 4}, rd[1] = {4};
+  graft_op *u = make_placeholder(g, "u", GRAFT_FLOAT32, ud, 2);
+  graft_tensor *uv = ramp_tensor((const int64_t[]){3, 4}, 2);
+  graft_op *ua = binop(g, "AddV2", "ua", unary(g, "Tanh", "ut", u), const_ramp(g, "ur", rd, 1, 1));
+  graft_op *uy = unary(g, "Square", "uq", ua);
+  assert_int_equal(compare_fusion(g, u, uv, uy, "unknown leading dim"), 2);
+  /* A fetched intermediate ends a chain: Tanh + AddV2, then Square alone. */
+  graft_op *pair[2] = {uy, ua};
+  graft_tensor *f2[2], *p2[2];
+  int64_t of = 0, op = 0;
+  run_with(g, 1, u, uv, pair, 2, f2, &of);
+  run_with(g, 0, u, uv, pair, 2, p2, &op);
+  for (int i = 0; i < 2; ++i) {
+    expect_same(f2[i], p2[i], "fetched intermediate");
+    graft_tensor_free(f2[i]);
+    graft_tensor_free(p2[i]);
+  }
+  assert_int_equal(op - of, 1);
+  graft_tensor_free(uv);
+
+  /* double */
+  graft_op *xd64 = make_placeholder(g, "xd64", GRAFT_FLOAT64, xd, 2);
+  const double dv[24] = {0.5, -1, 2, 0.25, 3, -0.75, 1, 1, 0, -2, 0.5, 0.125, 0.5, -1, 2, 0.25, 3, -0.75, 1, 1, 0, -2, 0.5, 0.125};
+  graft_tensor *dt = NULL;
+  GT_OK(graft_tensor_new(&dt, GRAFT_FLOAT64, xd, 2, dv, sizeof dv));
+  graft_op *dy = unary(g, "Sigmoid", "dsig", unary(g, "Sin", "dsin", xd64));
+  assert_int_equal(compare_fusion(g, xd64, dt, dy, "double"), 1);
+  graft_tensor_free(dt);
+
+  /* [3, 1] + [1, 4] broadcasts to [3, 4]: not a chain side. */
+  const int64_t cd[2] = {3, 1}, rd2[2] = {1, 4};
+  graft_op *col = make_placeholder(g, "col", GRAFT_FLOAT32, cd, 2);
+  graft_tensor *colv = ramp_tensor(cd, 2);
+  graft_op *bc = unary(g, "Exp", "be", binop(g, "Mul", "bm", unary(g, "Neg", "bn", col), const_ramp(g, "brow", rd2, 2, 1)));
+  graft_tensor *fused = NULL, *plain = NULL;
+  int64_t ops_fused = 0, ops_plain = 0;
+  run_with(g, 1, col, colv, &bc, 1, &fused, &ops_fused);
+  run_with(g, 0, col, colv, &bc, 1, &plain, &ops_plain);
+  assert_int_equal(graft_tensor_num_elements(fused), 12);
+  expect_same(fused, plain, "broadcasting side");
+  /* The Mul changes the shape: it neither extends Neg's chain nor starts one (no input has
+   * its shape), so nothing fuses. */
+  assert_int_equal(ops_plain - ops_fused, 0);
+  graft_tensor_free(fused);
+  graft_tensor_free(plain);
+  graft_tensor_free(colv);
 }
 
 /* After fused runs, the graph has no fused op and its GraphDef names none. */
@@ -267,6 +366,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_matmul_patterns, setup, teardown),
       cmocka_unit_test_setup_teardown(test_conv_patterns, setup, teardown),
       cmocka_unit_test_setup_teardown(test_not_fused, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_elementwise_chain, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_elementwise_edges, setup, teardown),
       cmocka_unit_test_setup_teardown(test_graph_untouched, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bias_error, setup, teardown),
   };

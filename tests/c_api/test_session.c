@@ -506,8 +506,11 @@ static void test_rewrites_on_and_off(void **state) {
   GT_OK(graft_op_desc_add_input(d, (graft_output){id, 0}));
   GT_OK(graft_op_desc_finish(&id2, d));
   graft_op *sum = make_binary(g, "AddV2", "sum", a, id2);  /* 16 x */
-  unsigned int settings[5] = {0, GRAFT_REWRITE_CONSTANT_FOLDING, GRAFT_REWRITE_COMMON_SUBEXPRESSIONS,
-                              GRAFT_REWRITE_IDENTITY_REMOVAL, GRAFT_REWRITE_ALL};
+  /* Fusion off beside each rewrite turned off, so that each one's own effect shows (without
+   * CSE, a and sum would become one fused chain: test_fusion.c tests that). */
+  unsigned int settings[5] = {0, GRAFT_REWRITE_CONSTANT_FOLDING | GRAFT_REWRITE_FUSION,
+                              GRAFT_REWRITE_COMMON_SUBEXPRESSIONS | GRAFT_REWRITE_FUSION,
+                              GRAFT_REWRITE_IDENTITY_REMOVAL | GRAFT_REWRITE_FUSION, GRAFT_REWRITE_ALL};
   int64_t ops_run[5];
   for (int i = 0; i < 5; ++i) {
     graft_session_options opts = GRAFT_SESSION_OPTIONS_INIT;
