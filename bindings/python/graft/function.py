@@ -418,8 +418,10 @@ class Function(_types.GenericFunction):
         self._autograph = autograph
         self._converted = None  # what traces call: the AutoGraph-converted function (made once)
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
-        if jit_compile:
-            raise ValueError("jit_compile=True needs XLA, which Graft does not have")
+        # jit_compile=True asks for compiled, fused kernels: Graft's executor fuses every traced
+        # function (Conv2D/MatMul + BiasAdd + activation, elementwise chains; issue #21), so the
+        # flag is accepted and needs nothing more (TensorFlow raises when it has no XLA).
+        self._jit_compile = jit_compile
         self._follow_type_hints = bool(unused.get("experimental_follow_type_hints"))
         self._lock = threading.RLock()
         self._by_key = {}  # structure key -> (C function, _TraceBody, _Call)

@@ -415,14 +415,18 @@ def test_function_type_annotations_follow_type_hints():
     assert traces.count("with_hints") == 1
 
 
-def test_function_jit_compile_without_xla_raises():
+def test_function_jit_compile_runs_fused():
     # 001, seed prose, "Raises": "ValueError when attempting to use jit_compile=True, but XLA support
-    # is not available." (graft has no XLA.) Construction and call are both inside the check.
+    # is not available." Graft's counterpart of XLA is its fusion rewrite (issue #21), always on in
+    # traced functions: jit_compile=True is accepted, and the fused function computes exactly what
+    # the ops run eagerly, one by one, do.
     def f(x):
-        return x + 1
+        return graft.nn.relu(graft.sin(x) * 2.0 + 1.0) - x
 
-    with pytest.raises(ValueError):
-        graft.function(f, jit_compile=True)(graft.constant(1.0))
+    x = graft.constant(np.linspace(-3, 3, 11, dtype=np.float32))
+    got = graft.function(f, jit_compile=True)(x).numpy()
+    np.testing.assert_array_equal(got, f(x).numpy())
+    np.testing.assert_allclose(got, np.maximum(np.sin(x.numpy()) * 2 + 1, 0) - x.numpy(), rtol=1e-6)
 
 
 # ----------------------------------------------------------------------------------------------------
