@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include "core/str_cat.h"
+
 namespace graft {
 
 enum class Code : int {
@@ -58,13 +60,6 @@ class [[nodiscard]] Status {
   std::shared_ptr<const State> state_;  // null when OK, so an OK Status costs one pointer
 };
 
-// Concatenates anything that streams into a string: StrCat("op '", name, "' has ", n, " inputs").
-template <typename... Args>
-std::string StrCat(const Args&... args) {
-  std::ostringstream os;
-  (os << ... << args);
-  return os.str();
-}
 
 namespace errors {
 #define GRAFT_DEFINE_ERROR(Name, CodeValue)              \

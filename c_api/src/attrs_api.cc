@@ -92,7 +92,7 @@ GRAFT_API int graft_attrs_set_bool(graft_attrs* attrs, const char* name, graft_b
 
 GRAFT_API int graft_attrs_set_type(graft_attrs* attrs, const char* name, graft_dtype value) {
   return Set("graft_attrs_set_type", attrs, name, [&](AttrValue* v) -> Status {
-    graft::DType d;
+    graft::DType d = graft::DType::kInvalid;
     GRAFT_RETURN_IF_ERROR(MakeType(value, &d));
     *v = AttrValue::Type(d);
     return Status::Ok();
