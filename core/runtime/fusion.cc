@@ -1,5 +1,6 @@
 #include "core/runtime/fusion.h"
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <utility>
@@ -197,52 +198,134 @@ std::vector<std::pair<size_t, Node*>> FuseElementwiseChains(std::vector<PlannedN
   return replaced;
 }
 
-bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionContext& ctx, Node** fused,
-              std::vector<Output>* fused_inputs) {
+namespace {
+
+bool IsBatchNorm(const std::string& type) {
+  return type == "FusedBatchNorm" || type == "FusedBatchNormV2" || type == "FusedBatchNormV3";
+}
+
+// Output 0 of n has one consumer and its other outputs none (a batch norm's statistics).
+bool OnlyFirstOutputUsedOnce(const Node& n) {
+  if (n.num_outputs() < 1 || n.consumers(0).size() != 1) return false;
+  for (int i = 1; i < n.num_outputs(); ++i) {
+    if (!n.consumers(i).empty()) return false;
+  }
+  return true;
+}
+
+// An inference-mode batch norm after a convolution with a constant filter, folded into the
+// filter and a bias (TensorFlow's grappler does the same): with s = scale / sqrt(variance +
+// epsilon), filter' = filter * s per output channel and bias = offset - mean * s. False when
+// anything is not a float32 constant of the right shape.
+bool FoldBatchNorm(const Node& bn, const std::vector<Output>& bn_inputs, const Output& filter_in,
+                   const FusionContext& ctx, Tensor* filter, Tensor* bias) {
+  const AttrValue* training = bn.attr("is_training");
+  const bool* is_training = training != nullptr ? training->get<bool>() : nullptr;
+  if (is_training == nullptr || *is_training || bn_inputs.size() != 5) return false;
+  const AttrValue* eps_attr = bn.attr("epsilon");
+  const float* eps = eps_attr != nullptr ? eps_attr->get<float>() : nullptr;
+  const Tensor* f = ctx.constant(filter_in);
+  if (eps == nullptr || f == nullptr || f->dtype() != DType::kFloat32 || f->rank() != 4) return false;
+  const int64_t oc = f->dim(3);
+  const Tensor* p[4];
+  for (int i = 0; i < 4; ++i) {
+    p[i] = ctx.constant(bn_inputs[static_cast<size_t>(i + 1)]);
+    if (p[i] == nullptr || p[i]->dtype() != DType::kFloat32 || p[i]->rank() != 1 || p[i]->dim(0) != oc) return false;
+  }
+  const float *scale = p[0]->data<float>(), *offset = p[1]->data<float>(), *mean = p[2]->data<float>(),
+              *var = p[3]->data<float>();
+  if (!Tensor::AllocateUninitialized(DType::kFloat32, f->dims(), filter).ok()) return false;
+  const std::vector<int64_t> bias_dims = {oc};
+  if (!Tensor::AllocateUninitialized(DType::kFloat32, bias_dims, bias).ok()) return false;
+  std::vector<float> mul(static_cast<size_t>(oc));
+  for (int64_t o = 0; o < oc; ++o) {
+    mul[static_cast<size_t>(o)] = scale[o] / std::sqrt(var[o] + *eps);
+    bias->data<float>()[o] = offset[o] - mean[o] * mul[static_cast<size_t>(o)];
+  }
+  const float* src = f->data<float>();
+  float* dst = filter->data<float>();
+  const int64_t n = f->num_elements();
+  for (int64_t i = 0; i < n; ++i) dst[i] = src[i] * mul[static_cast<size_t>(i % oc)];
+  return true;
+}
+
+// A Const node of value in the scratch graph.
+Node* ScratchConst(Graph* scratch, const std::string& name, const std::string& device, Tensor value) {
+  NodeSpec spec;
+  spec.type = "Const";
+  spec.name = name;
+  spec.device = device;
+  spec.attrs["dtype"] = AttrValue::Type(value.dtype());
+  spec.attrs["value"] = AttrValue::TensorValue(std::move(value));
+  Node* out = nullptr;
+  return scratch->AddNode(std::move(spec), &out).ok() ? out : nullptr;
+}
+
+}  // namespace
+
+bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionContext& ctx, FusedNode* result) {
   if (ctx.scratch == nullptr) return false;
   const Node* act = nullptr;
-  const Node* bias_add = nullptr;
-  const std::vector<Output>* bias_inputs = nullptr;
+  const Node* mid = nullptr;  // the BiasAdd or the batch norm
+  const std::vector<Output>* mid_inputs = nullptr;
   if (IsActivation(n.type()) && inputs.size() == 1) {
     act = &n;
-    bias_add = inputs[0].node;
-    if (inputs[0].index != 0 || bias_add->type() != "BiasAdd" || !ctx.absorbable(bias_add) || !SingleUse(*bias_add)) {
+    mid = inputs[0].node;
+    if (inputs[0].index != 0 || (mid->type() != "BiasAdd" && !IsBatchNorm(mid->type())) || !ctx.absorbable(mid) ||
+        !OnlyFirstOutputUsedOnce(*mid)) {
       return false;
     }
-    bias_inputs = ctx.planned_inputs(bias_add);
-  } else if (n.type() == "BiasAdd" && inputs.size() == 2) {
+    mid_inputs = ctx.planned_inputs(mid);
+  } else if ((n.type() == "BiasAdd" && inputs.size() == 2) || (IsBatchNorm(n.type()) && inputs.size() == 5)) {
     // An activation that alone consumes the sum takes it all in when its turn comes.
-    if (SingleUse(n)) {
+    if (n.consumers(0).size() == 1) {
       const Node* c = n.consumers(0)[0].node;
-      if (IsActivation(c->type()) && ctx.in_plan(c) && ctx.absorbable(&n)) return false;
+      if (IsActivation(c->type()) && ctx.in_plan(c) && ctx.absorbable(&n) && OnlyFirstOutputUsedOnce(n)) return false;
     }
-    bias_add = &n;
-    bias_inputs = &inputs;
+    // A batch norm's other outputs are its statistics: nothing may read them.
+    for (int i = 1; i < n.num_outputs(); ++i) {
+      if (!n.consumers(i).empty()) return false;
+    }
+    mid = &n;
+    mid_inputs = &inputs;
   } else {
     return false;
   }
-  if (bias_inputs == nullptr || bias_inputs->size() != 2) return false;
-  const Output product = (*bias_inputs)[0];
+  const bool batch_norm = IsBatchNorm(mid->type());
+  if (mid_inputs == nullptr || mid_inputs->size() != (batch_norm ? 5u : 2u)) return false;
+  const Output product = (*mid_inputs)[0];
   const Node* prod = product.node;
   const bool conv = prod->type() == "Conv2D";
-  if (product.index != 0 || (!conv && prod->type() != "MatMul") || !ctx.absorbable(prod) || !SingleUse(*prod)) {
+  if (product.index != 0 || (!conv && (batch_norm || prod->type() != "MatMul")) || !ctx.absorbable(prod) ||
+      !SingleUse(*prod)) {
     return false;
   }
   const std::vector<Output>* prod_inputs = ctx.planned_inputs(prod);
-  if (prod_inputs == nullptr || prod_inputs->size() != 2 || !FloatingT(*prod) || !FloatingT(*bias_add)) return false;
-  if (prod->device() != bias_add->device() || (act != nullptr && act->device() != prod->device()) || !OnCpu(*prod)) {
+  if (prod_inputs == nullptr || prod_inputs->size() != 2 || !FloatingT(*prod) || !FloatingT(*mid)) return false;
+  if (prod->device() != mid->device() || (act != nullptr && act->device() != prod->device()) || !OnCpu(*prod)) {
     return false;
   }
-  const std::string bias_format = AttrString(*bias_add, "data_format", "NHWC");
+  const std::string mid_format = AttrString(*mid, "data_format", "NHWC");
   if (conv) {
     const std::string format = AttrString(*prod, "data_format", "NHWC");
-    if ((format != "NHWC" && format != "NCHW") || bias_format != format) return false;
-  } else if (bias_format != "NHWC") {
+    if ((format != "NHWC" && format != "NCHW") || mid_format != format) return false;
+  } else if (mid_format != "NHWC") {
     return false;
   }
 
   // The fused node, over placeholders that stand for its inputs (the plan wires the real ones).
-  const std::vector<Output> ins = {(*prod_inputs)[0], (*prod_inputs)[1], (*bias_inputs)[1]};
+  std::vector<Output> ins = {(*prod_inputs)[0], (*prod_inputs)[1], batch_norm ? Output{} : (*mid_inputs)[1]};
+  std::vector<std::pair<Node*, Tensor>> constants;
+  if (batch_norm) {
+    Tensor filter, bias;
+    if (!FoldBatchNorm(*mid, *mid_inputs, (*prod_inputs)[1], ctx, &filter, &bias)) return false;
+    Node* f = ScratchConst(ctx.scratch, prod->name() + "/_graft_folded_filter/", prod->device(), filter);
+    Node* b = f == nullptr ? nullptr : ScratchConst(ctx.scratch, prod->name() + "/_graft_folded_bias/", prod->device(), bias);
+    if (b == nullptr) return false;
+    ins[1] = Output{f, 0};
+    ins[2] = Output{b, 0};
+    constants = {{f, filter}, {b, bias}};
+  }
   NodeSpec spec;
   spec.type = conv ? "_GraftFusedConv2D" : "_GraftFusedMatMul";
   // Its errors name the convolution or product; a name of its own, since the plan's aliases
@@ -270,8 +353,9 @@ bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionCont
   }
   Node* out = nullptr;
   if (!ctx.scratch->AddNode(std::move(spec), &out).ok()) return false;
-  *fused = out;
-  *fused_inputs = ins;
+  result->node = out;
+  result->inputs = std::move(ins);
+  result->constants = std::move(constants);
   return true;
 }
 

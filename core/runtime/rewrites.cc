@@ -56,6 +56,14 @@ Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_s
     return true;
   };
   fusion.in_plan = [&](const Node* n) { return in_order.count(n) != 0; };
+  fusion.constant = [&](const Output& o) -> const Tensor* {
+    auto it = index.find(o.node);
+    if (fed_tensor(o) || it == index.end() || nodes[it->second].node != o.node) return nullptr;
+    const PlannedNode& q = nodes[it->second];
+    if (q.folded) return static_cast<size_t>(o.index) < q.values.size() ? &q.values[static_cast<size_t>(o.index)] : nullptr;
+    const AttrValue* v = o.node->type() == "Const" ? o.node->attr("value") : nullptr;
+    return v != nullptr ? v->get<Tensor>() : nullptr;
+  };
   for (const Node* n : order) {
     PlannedNode p;
     p.node = n;
@@ -90,15 +98,23 @@ Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_s
       if (merged) continue;
       seen[key].push_back(nodes.size());
     }
-    Node* fused = nullptr;
-    std::vector<Output> fused_inputs;
+    FusedNode fused;
     if (fusion.scratch != nullptr && !fed_tensor(Output{const_cast<Node*>(n), 0}) &&
-        FuseNode(*n, p.inputs, fusion, &fused, &fused_inputs)) {
-      // The fused node stands for n (its controls kept); the nodes it took in go unused.
-      alias[Graph::TensorName(Output{const_cast<Node*>(n), 0})] = Output{fused, 0};
-      p.node = fused;
-      p.inputs = std::move(fused_inputs);
-      index[fused] = nodes.size();
+        FuseNode(*n, p.inputs, fusion, &fused)) {
+      // The fused node stands for n (its controls kept); the nodes it took in go unused. The
+      // constants it made (a folded filter and bias) join the plan as folded nodes.
+      for (auto& [node, value] : fused.constants) {
+        PlannedNode c;
+        c.node = node;
+        c.folded = true;
+        c.values = {std::move(value)};
+        index[node] = nodes.size();
+        nodes.push_back(std::move(c));
+      }
+      alias[Graph::TensorName(Output{const_cast<Node*>(n), 0})] = Output{fused.node, 0};
+      p.node = fused.node;
+      p.inputs = std::move(fused.inputs);
+      index[fused.node] = nodes.size();
       nodes.push_back(std::move(p));
       continue;
     }

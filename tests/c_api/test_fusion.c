@@ -193,6 +193,48 @@ static void test_conv_patterns(void **state) {
   }
 }
 
+static graft_op *batch_norm(graft_graph *g, const char *name, graft_op *x, graft_op *const params[4], int training) {
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, g, "FusedBatchNormV3", name));
+  GT_OK(graft_op_desc_add_input(d, (graft_output){x, 0}));
+  for (int i = 0; i < 4; ++i) GT_OK(graft_op_desc_add_input(d, (graft_output){params[i], 0}));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "U", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_float(graft_op_desc_attrs(d), "epsilon", 0.001f));
+  GT_OK(graft_attrs_set_bool(graft_op_desc_attrs(d), "is_training", training));
+  graft_op *op = NULL;
+  GT_OK(graft_op_desc_finish(&op, d));
+  return op;
+}
+
+/* Conv2D + inference-mode FusedBatchNormV3 (+ Relu6): the batch norm folded into the constant
+ * filter and a bias. Unfused: the filter and the 4 parameters (5 Consts), Conv2D, the batch
+ * norm and Relu6; fused: the folded filter and bias, and the fused convolution. A training-mode
+ * batch norm, or a fed filter, is not folded. */
+static void test_batch_norm_folding(void **state) {
+  graft_graph *g = *state;
+  const int64_t xd[4] = {2, 6, 5, 16}, fd[4] = {3, 3, 16, 16}, pd[1] = {16};
+  graft_op *x = make_placeholder(g, "x", GRAFT_FLOAT32, xd, 4);
+  graft_tensor *xv = ramp_tensor(xd, 4);
+  float scale[16], offset[16], mean[16], var[16];
+  for (int i = 0; i < 16; ++i) {
+    scale[i] = 0.5f + 0.0625f * (float)i;
+    offset[i] = 0.25f * (float)(i % 5) - 0.5f;
+    mean[i] = 0.125f * (float)(i % 7) - 0.375f;
+    var[i] = 0.75f + 0.25f * (float)(i % 3);
+  }
+  graft_op *params[4] = {make_const_f32(g, "scale", pd, 1, scale), make_const_f32(g, "offset", pd, 1, offset),
+                         make_const_f32(g, "mean", pd, 1, mean), make_const_f32(g, "var", pd, 1, var)};
+  graft_op *filter = const_ramp(g, "filter", fd, 4, 0.0625f);
+  graft_op *y = unary(g, "Relu6", "relu6", batch_norm(g, "bn", conv(g, "conv", x, filter, "NHWC"), params, 0));
+  assert_int_equal(compare_fusion(g, x, xv, y, "conv + batch norm + relu6"), 5);
+  graft_op *plain_bn = batch_norm(g, "bn_alone", conv(g, "conv2", x, filter, "NHWC"), params, 0);
+  assert_int_equal(compare_fusion(g, x, xv, plain_bn, "conv + batch norm"), 4); /* no Relu6 to take in */
+  /* Training mode: the batch's statistics, nothing to fold (the Relu6 alone is not fused). */
+  graft_op *trained = unary(g, "Relu6", "relu6_t", batch_norm(g, "bn_t", conv(g, "conv_t", x, filter, "NHWC"), params, 1));
+  assert_int_equal(compare_fusion(g, x, xv, trained, "training"), 0);
+  graft_tensor_free(xv);
+}
+
 /* A fetched or shared intermediate keeps its op. */
 static void test_not_fused(void **state) {
   graft_graph *g = *state;
@@ -365,6 +407,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_matmul_patterns, setup, teardown),
       cmocka_unit_test_setup_teardown(test_conv_patterns, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_batch_norm_folding, setup, teardown),
       cmocka_unit_test_setup_teardown(test_not_fused, setup, teardown),
       cmocka_unit_test_setup_teardown(test_elementwise_chain, setup, teardown),
       cmocka_unit_test_setup_teardown(test_elementwise_edges, setup, teardown),
