@@ -698,6 +698,17 @@ void RegisterNnOps(OpRegistry& r) {
         .Attr("leakyrelu_alpha: float = 0.2");
     Add(r, ConvAttrs(b, true), [](InferenceContext& c) { return ConvShape(c, false); });
   }
+  {
+    OpDefBuilder b("_GraftFusedDepthwiseConv2dNative");
+    b.Input("input: T")
+        .Input("filter: T")
+        .Input("bias: T")
+        .Output("output: T")
+        .Attr("T: {float, double}")
+        .Attr("activation: string = ''")
+        .Attr("leakyrelu_alpha: float = 0.2");
+    Add(r, ConvAttrs(b, false), [](InferenceContext& c) { return ConvShape(c, true); });
+  }
   Add(r,
       OpDefBuilder("_GraftFusedElementwise")
           .Input("x: T")

@@ -217,7 +217,7 @@ bool OnlyFirstOutputUsedOnce(const Node& n) {
 // filter and a bias (TensorFlow's grappler does the same): with s = scale / sqrt(variance +
 // epsilon), filter' = filter * s per output channel and bias = offset - mean * s. False when
 // anything is not a float32 constant of the right shape.
-bool FoldBatchNorm(const Node& bn, const std::vector<Output>& bn_inputs, const Output& filter_in,
+bool FoldBatchNorm(const Node& bn, const std::vector<Output>& bn_inputs, const Output& filter_in, bool depthwise,
                    const FusionContext& ctx, Tensor* filter, Tensor* bias) {
   const AttrValue* training = bn.attr("is_training");
   const bool* is_training = training != nullptr ? training->get<bool>() : nullptr;
@@ -226,7 +226,9 @@ bool FoldBatchNorm(const Node& bn, const std::vector<Output>& bn_inputs, const O
   const float* eps = eps_attr != nullptr ? eps_attr->get<float>() : nullptr;
   const Tensor* f = ctx.constant(filter_in);
   if (eps == nullptr || f == nullptr || f->dtype() != DType::kFloat32 || f->rank() != 4) return false;
-  const int64_t oc = f->dim(3);
+  // Output channel o of a [kh, kw, c, oc] filter, or c * multiplier + q of a depthwise
+  // [kh, kw, c, multiplier] one, is the filter's flat index modulo the output channels.
+  const int64_t oc = depthwise ? f->dim(2) * f->dim(3) : f->dim(3);
   const Tensor* p[4];
   for (int i = 0; i < 4; ++i) {
     p[i] = ctx.constant(bn_inputs[static_cast<size_t>(i + 1)]);
@@ -295,7 +297,8 @@ bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionCont
   if (mid_inputs == nullptr || mid_inputs->size() != (batch_norm ? 5u : 2u)) return false;
   const Output product = (*mid_inputs)[0];
   const Node* prod = product.node;
-  const bool conv = prod->type() == "Conv2D";
+  const bool depthwise = prod->type() == "DepthwiseConv2dNative";
+  const bool conv = prod->type() == "Conv2D" || depthwise;
   if (product.index != 0 || (!conv && (batch_norm || prod->type() != "MatMul")) || !ctx.absorbable(prod) ||
       !SingleUse(*prod)) {
     return false;
@@ -318,7 +321,7 @@ bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionCont
   std::vector<std::pair<Node*, Tensor>> constants;
   if (batch_norm) {
     Tensor filter, bias;
-    if (!FoldBatchNorm(*mid, *mid_inputs, (*prod_inputs)[1], ctx, &filter, &bias)) return false;
+    if (!FoldBatchNorm(*mid, *mid_inputs, (*prod_inputs)[1], depthwise, ctx, &filter, &bias)) return false;
     Node* f = ScratchConst(ctx.scratch, prod->name() + "/_graft_folded_filter/", prod->device(), filter);
     Node* b = f == nullptr ? nullptr : ScratchConst(ctx.scratch, prod->name() + "/_graft_folded_bias/", prod->device(), bias);
     if (b == nullptr) return false;
@@ -327,7 +330,7 @@ bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionCont
     constants = {{f, filter}, {b, bias}};
   }
   NodeSpec spec;
-  spec.type = conv ? "_GraftFusedConv2D" : "_GraftFusedMatMul";
+  spec.type = depthwise ? "_GraftFusedDepthwiseConv2dNative" : conv ? "_GraftFusedConv2D" : "_GraftFusedMatMul";
   // Its errors name the convolution or product; a name of its own, since the plan's aliases
   // are keyed by tensor names (one shared with an aliased node would resolve to itself).
   spec.name = prod->name() + "/_graft_fused/";

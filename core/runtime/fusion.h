@@ -1,6 +1,7 @@
 // Fusion (rewrites of RewritePlan, rewrites.h), for float and double on the CPU:
-//  - Conv2D or MatMul, then BiasAdd, then optionally one activation (Relu, Relu6, Elu,
-//    LeakyRelu, Sigmoid, Tanh) become one _GraftFusedConv2D or _GraftFusedMatMul node, whose
+//  - Conv2D, DepthwiseConv2dNative or MatMul, then BiasAdd, then optionally one activation
+//    (Relu, Relu6, Elu, LeakyRelu, Sigmoid, Tanh) become one _GraftFusedConv2D,
+//    _GraftFusedDepthwiseConv2dNative or _GraftFusedMatMul node, whose
 //    kernel adds the bias and applies the activation while each block of the product is still
 //    in cache (TensorFlow's remapper makes _FusedConv2D / _FusedMatMul the same way); an
 //    inference-mode batch norm after a convolution with a constant filter is folded into the
@@ -47,10 +48,10 @@ struct FusedNode {
 
 // When n (its planned inputs given) ends a fusable pattern, makes the fused node in
 // ctx.scratch and returns true with it; n's output 0 is then the fused node's output 0.
-// False, with nothing made, otherwise. The patterns: Conv2D or MatMul, then BiasAdd, then an
-// optional activation; Conv2D with a constant filter, then an inference-mode FusedBatchNorm
-// (V2, V3) with constant parameters (folded into the filter and a bias), then an optional
-// activation.
+// False, with nothing made, otherwise. The patterns: Conv2D, DepthwiseConv2dNative or MatMul,
+// then BiasAdd, then an optional activation; either convolution with a constant filter, then
+// an inference-mode FusedBatchNorm (V2, V3) with constant parameters (folded into the filter
+// and a bias), then an optional activation.
 bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionContext& ctx, FusedNode* result);
 
 // Fuses the elementwise chains of a finished plan (before its pruning): for each chain, the

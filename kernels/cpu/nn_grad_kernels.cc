@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/cpu/conv_util.h"
+#include "kernels/cpu/epilogue.h"
 #include "kernels/cpu/kernel_util.h"
 #include "kernels/cpu/register.h"
 
@@ -405,11 +406,23 @@ class Conv2DBackpropFilterKernel : public OpKernel {
 // own m filters: out[b, y, x, ch * m + q] = sum over taps of in[.., ch] * filter[i, j, ch, q].
 
 template <typename T>
+// DepthwiseConv2dNative, and Graft's fused _GraftFusedDepthwiseConv2dNative (a bias as input 2
+// and an "activation" attr, applied to each output row as it is finished: the fusion rewrite's,
+// core/runtime/fusion.h).
 class DepthwiseConvKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   Status Init() {
     GRAFT_RETURN_IF_ERROR(attrs_.Read(node()));
+    fused_ = node().type() != "DepthwiseConv2dNative";
+    if (fused_) {
+      std::string act;
+      GRAFT_RETURN_IF_ERROR(GetAttr(node(), "activation", &act));
+      if (!ParseActivation(act, &act_)) return errors::InvalidArgument(node().type(), ": unknown activation ", act);
+      float alpha = 0.2f;
+      if (node().attr("leakyrelu_alpha") != nullptr) GRAFT_RETURN_IF_ERROR(GetAttr(node(), "leakyrelu_alpha", &alpha));
+      alpha_ = static_cast<T>(alpha);
+    }
     nchw_ = attrs_.format == "NCHW";
     if (nchw_) {  // computed in NHWC (conv_util.h)
       attrs_.strides = NhwcOrder(attrs_.strides);
@@ -429,12 +442,22 @@ class DepthwiseConvKernel : public OpKernel {
     if (attrs_.format != "NHWC") {
       return errors::Unimplemented(op, ": data_format ", attrs_.format, " is not supported on CPU (NHWC or NCHW)");
     }
-    return ComputeInLayout<T>(ctx, nchw_, [&](const Tensor& x, const ResultAlloc& alloc) { return Forward(x, f, alloc); });
+    Epilogue<T> epilogue;
+    if (fused_) {
+      const Tensor& bias = ctx.input(2);
+      if (bias.rank() != 1 || bias.dim(0) != f.dim(2) * f.dim(3)) {
+        return errors::InvalidArgument(op, ": bias must be 1-D with the filter's ", f.dim(2) * f.dim(3),
+                                       " output channels, got ", ShapeText(bias.dims()));
+      }
+      epilogue = Epilogue<T>{bias.data<T>(), act_, alpha_};
+    }
+    return ComputeInLayout<T>(ctx, nchw_,
+                              [&](const Tensor& x, const ResultAlloc& alloc) { return Forward(x, f, epilogue, alloc); });
   }
 
  private:
   // x is NHWC.
-  Status Forward(const Tensor& x, const Tensor& f, const ResultAlloc& alloc) const {
+  Status Forward(const Tensor& x, const Tensor& f, const Epilogue<T>& epilogue, const ResultAlloc& alloc) const {
     const std::string& op = node().type();
     if (f.dim(2) != x.dim(3)) {
       return errors::InvalidArgument(op, ": input and filter must have the same depth: ", x.dim(3), " vs ", f.dim(2));
@@ -461,12 +484,16 @@ class DepthwiseConvKernel : public OpKernel {
           for (int64_t q = 0; q < mult; ++q) dst[ch * mult + q] += v * taps[ch * mult + q];
         }
       });
+      if (!epilogue.empty()) epilogue.Apply(dst, 0, c * mult);
     }
     return Status::Ok();
   }
 
   ConvAttrs attrs_;
   bool nchw_ = false;
+  bool fused_ = false;
+  Activation act_ = Activation::kNone;
+  T alpha_ = T(0.2);
 };
 
 // ---------------------------------------------------------------------------------------
@@ -613,6 +640,7 @@ void RegisterNnGradKernels(KernelRegistry& r) {
   RegisterTypes<Conv2DBackpropInputKernel, float, double, int32_t>(r, "Conv2DBackpropInput");
   RegisterTypes<Conv2DBackpropFilterKernel, float, double>(r, "Conv2DBackpropFilter");
   RegisterTypes<DepthwiseConvKernel, float, double>(r, "DepthwiseConv2dNative");
+  RegisterTypes<DepthwiseConvKernel, float, double>(r, "_GraftFusedDepthwiseConv2dNative");
   RegisterTypes<FusedBatchNormKernel, float>(r, "FusedBatchNormV3");
 }
 

@@ -4,7 +4,9 @@
  * order, so they agree to rounding of the activation functions); the number of ops run shows
  * the fusion happened; patterns that must not fuse (a fetched or shared intermediate) still
  * give the unfused results; the user's graph and its GraphDef never hold a fused
- * op; a bias of the wrong size is an error through the fused kernel too. */
+ * op; a bias of the wrong size is an error through the fused kernel too. Convolutions:
+ * Conv2D (Winograd and im2col paths, NHWC and NCHW) and DepthwiseConv2dNative, with BiasAdd or
+ * a folded inference batch norm. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +244,45 @@ static void test_batch_norm_folding(void **state) {
   graft_tensor_free(xv);
 }
 
+static graft_op *depthwise(graft_graph *g, const char *name, graft_op *x, graft_op *f) {
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, g, "DepthwiseConv2dNative", name));
+  GT_OK(graft_op_desc_add_input(d, (graft_output){x, 0}));
+  GT_OK(graft_op_desc_add_input(d, (graft_output){f, 0}));
+  const int64_t strides[4] = {1, 2, 1, 1};
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", strides, 4));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "padding", "SAME", 4));
+  graft_op *op = NULL;
+  GT_OK(graft_op_desc_finish(&op, d));
+  return op;
+}
+
+/* DepthwiseConv2dNative (channel multiplier 2, stride 2 rows) + BiasAdd + Relu6, and + an
+ * inference batch norm (folded into the depthwise filter, output channel c * 2 + q) + Relu:
+ * MobileNet's layers. */
+static void test_depthwise_patterns(void **state) {
+  graft_graph *g = *state;
+  const int64_t xd[4] = {2, 7, 6, 8}, fd[4] = {3, 3, 8, 2}, pd[1] = {16};
+  graft_op *x = make_placeholder(g, "x", GRAFT_FLOAT32, xd, 4);
+  graft_tensor *xv = ramp_tensor(xd, 4);
+  graft_op *filter = const_ramp(g, "dw_filter", fd, 4, 0.125f);
+  graft_op *y = unary(g, "Relu6", "dw_relu6",
+                      bias_add(g, "dw_bias_add", depthwise(g, "dw", x, filter), const_ramp(g, "dw_bias", pd, 1, 0.25f), NULL));
+  assert_int_equal(compare_fusion(g, x, xv, y, "depthwise + bias + relu6"), 2);
+  float scale[16], offset[16], mean[16], var[16];
+  for (int i = 0; i < 16; ++i) {
+    scale[i] = 1.5f - 0.0625f * (float)i;
+    offset[i] = 0.125f * (float)(i % 4);
+    mean[i] = 0.25f * (float)(i % 3) - 0.25f;
+    var[i] = 0.5f + 0.125f * (float)(i % 5);
+  }
+  graft_op *params[4] = {make_const_f32(g, "dw_scale", pd, 1, scale), make_const_f32(g, "dw_offset", pd, 1, offset),
+                         make_const_f32(g, "dw_mean", pd, 1, mean), make_const_f32(g, "dw_var", pd, 1, var)};
+  graft_op *z = unary(g, "Relu", "dw_relu", batch_norm(g, "dw_bn", depthwise(g, "dw2", x, filter), params, 0));
+  assert_int_equal(compare_fusion(g, x, xv, z, "depthwise + batch norm + relu"), 5);
+  graft_tensor_free(xv);
+}
+
 /* A fetched or shared intermediate keeps its op. */
 static void test_not_fused(void **state) {
   graft_graph *g = *state;
@@ -394,6 +435,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_matmul_patterns, setup, teardown),
       cmocka_unit_test_setup_teardown(test_conv_patterns, setup, teardown),
       cmocka_unit_test_setup_teardown(test_batch_norm_folding, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_depthwise_patterns, setup, teardown),
       cmocka_unit_test_setup_teardown(test_not_fused, setup, teardown),
       cmocka_unit_test_setup_teardown(test_elementwise_chain, setup, teardown),
       cmocka_unit_test_setup_teardown(test_elementwise_edges, setup, teardown),
