@@ -686,28 +686,19 @@ void RegisterNnOps(OpRegistry& r) {
     Add(r, ConvAttrs(b, true), [](InferenceContext& c) { return ConvShape(c, false); });
   }
   // Graft's fused ops (core/runtime/fusion.h): made by the fusion rewrite in an executor's
-  // scratch graph, never in a user's graph or a GraphDef Graft writes.
-  {
-    OpDefBuilder b("_GraftFusedConv2D");
-    b.Input("input: T")
-        .Input("filter: T")
-        .Input("bias: T")
-        .Output("output: T")
+  // scratch graph, never in a user's graph or a GraphDef Graft writes. The convolutions and
+  // the product take the plain op's inputs and attrs, a bias, and the epilogue's attrs.
+  const auto epilogue_attrs = [](OpDefBuilder& b) -> OpDefBuilder& {
+    return b.Input("bias: T")
         .Attr("T: {float, double}")
         .Attr("activation: string = ''")
         .Attr("leakyrelu_alpha: float = 0.2");
-    Add(r, ConvAttrs(b, true), [](InferenceContext& c) { return ConvShape(c, false); });
-  }
-  {
-    OpDefBuilder b("_GraftFusedDepthwiseConv2dNative");
-    b.Input("input: T")
-        .Input("filter: T")
-        .Input("bias: T")
-        .Output("output: T")
-        .Attr("T: {float, double}")
-        .Attr("activation: string = ''")
-        .Attr("leakyrelu_alpha: float = 0.2");
-    Add(r, ConvAttrs(b, false), [](InferenceContext& c) { return ConvShape(c, true); });
+  };
+  for (const bool depthwise : {false, true}) {
+    OpDefBuilder b(depthwise ? "_GraftFusedDepthwiseConv2dNative" : "_GraftFusedConv2D");
+    b.Input("input: T").Input("filter: T");
+    epilogue_attrs(b).Output("output: T");
+    Add(r, ConvAttrs(b, !depthwise), [depthwise](InferenceContext& c) { return ConvShape(c, depthwise); });
   }
   Add(r,
       OpDefBuilder("_GraftFusedElementwise")
@@ -719,18 +710,12 @@ void RegisterNnOps(OpRegistry& r) {
           .Attr("ops: list(string)")
           .Attr("args: list(int)"),
       shape_fns::Unchanged);
-  Add(r,
-      OpDefBuilder("_GraftFusedMatMul")
-          .Input("a: T")
-          .Input("b: T")
-          .Input("bias: T")
-          .Output("product: T")
-          .Attr("transpose_a: bool = false")
-          .Attr("transpose_b: bool = false")
-          .Attr("T: {float, double}")
-          .Attr("activation: string = ''")
-          .Attr("leakyrelu_alpha: float = 0.2"),
-      MatMulShape);
+  {
+    OpDefBuilder b("_GraftFusedMatMul");
+    b.Input("a: T").Input("b: T");
+    epilogue_attrs(b).Output("product: T").Attr("transpose_a: bool = false").Attr("transpose_b: bool = false");
+    Add(r, b, MatMulShape);
+  }
   {
     OpDefBuilder b("DepthwiseConv2dNative");
     b.Input("input: T").Input("filter: T").Output("output: T").Attr("T: {half, bfloat16, float, double}");

@@ -193,12 +193,19 @@ Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, co
   if (!exe->has_control_flow_) {
     std::unordered_set<std::string> fed_names;
     for (const auto& [name, i] : fed) fed_names.insert(name);
-    // Fused nodes are the CPU's: not where ops go to another device by default.
-    RewriteOptions options = rewrites;
-    if (!policy.default_device.empty() && policy.default_device.find("CPU") == std::string::npos) options.fusion = false;
-    if (options.fusion) exe->scratch_ = std::make_shared<Graph>();
-    GRAFT_RETURN_IF_ERROR(RewritePlan(order, fed_names, fetches, targets, options, device, nullptr, exe->scratch_.get(),
-                                      &plan, &redirect));
+    // Fusion takes in only nodes that placement (below) puts on the CPU, where the fused
+    // kernels run.
+    FusionSetup fusion;
+    if (rewrites.fusion) {
+      exe->scratch_ = std::make_shared<Graph>();
+      fusion.scratch = exe->scratch_.get();
+      fusion.on_cpu = [&](const Node& n) {
+        KernelFactory unused;
+        return RequestedDevice(n, devices, policy, KernelRegistry::Global(), &unused) == nullptr;
+      };
+    }
+    GRAFT_RETURN_IF_ERROR(
+        RewritePlan(order, fed_names, fetches, targets, rewrites, device, nullptr, &fusion, &plan, &redirect));
   } else {
     for (const Node* n : order) {
       PlannedNode p;

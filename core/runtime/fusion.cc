@@ -25,10 +25,33 @@ bool FloatingT(const Node& n) {
   return t != nullptr && (*t == DType::kFloat32 || *t == DType::kFloat64);
 }
 
-// The fused kernels are the CPU's.
-bool OnCpu(const Node& n) {
-  return n.device().empty() || n.device().find("CPU") != std::string::npos ||
-         n.device().find("cpu") != std::string::npos;
+// Makes spec in scratch, named after base (its errors name that op; a name of its own, since
+// the plan's aliases are keyed by tensor names and one shared with an aliased node would
+// resolve to itself), over placeholders that stand for ins (the plan wires the real ones):
+// each input an argument of its own, or with list_rest the first one and the rest as one list
+// argument. nullptr when the scratch graph refuses it.
+Node* MakeFused(Graph* scratch, const std::string& base, NodeSpec spec, const std::vector<Output>& ins,
+                bool list_rest) {
+  spec.name = base + "/_graft_fused/";
+  std::vector<Output> standins;
+  for (size_t i = 0; i < ins.size(); ++i) {
+    NodeSpec p;
+    p.type = "Placeholder";
+    p.name = base + "/_fused_input" + std::to_string(i) + "/";
+    p.attrs["dtype"] = AttrValue::Type(BaseDType(ins[i].node->output_type(ins[i].index)));
+    p.device = spec.device;
+    Node* ph = nullptr;
+    if (!scratch->AddNode(std::move(p), &ph).ok()) return nullptr;
+    standins.push_back(Output{ph, 0});
+  }
+  if (list_rest) {
+    spec.inputs.push_back(NodeSpec::InputArg{{standins[0]}, false});
+    spec.inputs.push_back(NodeSpec::InputArg{std::vector<Output>(standins.begin() + 1, standins.end()), true});
+  } else {
+    for (const Output& o : standins) spec.inputs.push_back(NodeSpec::InputArg{{o}, false});
+  }
+  Node* out = nullptr;
+  return scratch->AddNode(std::move(spec), &out).ok() ? out : nullptr;
 }
 
 bool IsFusableUnary(const std::string& type) {
@@ -67,12 +90,10 @@ bool SingleUse(const Node& n) { return n.num_outputs() == 1 && n.consumers(0).si
 
 }  // namespace
 
-std::vector<std::pair<size_t, Node*>> FuseElementwiseChains(std::vector<PlannedNode>& nodes,
-                                                             const std::function<bool(const Node*)>& absorbable,
-                                                             Graph* scratch,
+std::vector<std::pair<size_t, Node*>> FuseElementwiseChains(std::vector<PlannedNode>& nodes, const FusionContext& ctx,
                                                              std::unordered_map<std::string, Output>* alias) {
   std::vector<std::pair<size_t, Node*>> replaced;
-  if (scratch == nullptr) return replaced;
+  if (ctx.scratch == nullptr) return replaced;
   std::map<std::pair<const Node*, int>, int> uses;  // within the plan
   for (const PlannedNode& p : nodes) {
     for (const Output& in : p.inputs) ++uses[{in.node, in.index}];
@@ -91,7 +112,7 @@ std::vector<std::pair<size_t, Node*>> FuseElementwiseChains(std::vector<PlannedN
     const Node& n = *p.node;
     const bool unary = IsFusableUnary(n.type()) && p.inputs.size() == 1;
     const bool binary = IsFusableBinary(n.type()) && p.inputs.size() == 2;
-    if (p.folded || (!unary && !binary) || n.num_outputs() != 1 || !FloatingT(n) || !OnCpu(n) ||
+    if (p.folded || (!unary && !binary) || n.num_outputs() != 1 || !FloatingT(n) || !ctx.on_cpu(n) ||
         !n.output_shape(0).known_rank()) {
       continue;
     }
@@ -100,7 +121,7 @@ std::vector<std::pair<size_t, Node*>> FuseElementwiseChains(std::vector<PlannedN
     for (size_t j = 0; j < p.inputs.size(); ++j) {
       const Output in = p.inputs[j];
       auto it = chain_ending_at.find(in.node);
-      if (it == chain_ending_at.end() || in.index != 0 || uses[{in.node, 0}] != 1 || !absorbable(in.node) ||
+      if (it == chain_ending_at.end() || in.index != 0 || uses[{in.node, 0}] != 1 || !ctx.absorbable(in.node) ||
           in.node->device() != n.device() || in.node->attr("T") == nullptr || n.attr("T") == nullptr ||
           !(*in.node->attr("T") == *n.attr("T")) || !(in.node->output_shape(0) == shape)) {
         continue;
@@ -156,7 +177,6 @@ std::vector<std::pair<size_t, Node*>> FuseElementwiseChains(std::vector<PlannedN
     const Node& tail = *nodes[last].node;
     NodeSpec spec;
     spec.type = "_GraftFusedElementwise";
-    spec.name = tail.name() + "/_graft_fused/";
     spec.device = tail.device();
     spec.attrs["T"] = *tail.attr("T");
     spec.attrs["N"] = AttrValue::Int(static_cast<int64_t>(c.sides.size()));
@@ -164,23 +184,8 @@ std::vector<std::pair<size_t, Node*>> FuseElementwiseChains(std::vector<PlannedN
     spec.attrs["args"] = AttrValue::IntList(c.args);
     std::vector<Output> ins = {c.start};
     ins.insert(ins.end(), c.sides.begin(), c.sides.end());
-    std::vector<Output> placeholders;
-    bool ok = true;
-    for (size_t i = 0; i < ins.size() && ok; ++i) {
-      NodeSpec ph;
-      ph.type = "Placeholder";
-      ph.name = tail.name() + "/_fused_input" + std::to_string(i) + "/";
-      ph.attrs["dtype"] = AttrValue::Type(BaseDType(ins[i].node->output_type(ins[i].index)));
-      ph.device = tail.device();
-      Node* made = nullptr;
-      ok = scratch->AddNode(std::move(ph), &made).ok();
-      placeholders.push_back(Output{made, 0});
-    }
-    if (!ok) continue;
-    spec.inputs.push_back(NodeSpec::InputArg{{placeholders[0]}, false});
-    spec.inputs.push_back(NodeSpec::InputArg{std::vector<Output>(placeholders.begin() + 1, placeholders.end()), true});
-    Node* fused = nullptr;
-    if (!scratch->AddNode(std::move(spec), &fused).ok()) continue;
+    Node* fused = MakeFused(ctx.scratch, tail.name(), std::move(spec), ins, /*list_rest=*/true);
+    if (fused == nullptr) continue;
     redirect[{&tail, 0}] = Output{fused, 0};
     (*alias)[Graph::TensorName(Output{const_cast<Node*>(&tail), 0})] = Output{fused, 0};
     nodes[last].node = fused;
@@ -305,7 +310,7 @@ bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionCont
   }
   const std::vector<Output>* prod_inputs = ctx.planned_inputs(prod);
   if (prod_inputs == nullptr || prod_inputs->size() != 2 || !FloatingT(*prod) || !FloatingT(*mid)) return false;
-  if (prod->device() != mid->device() || (act != nullptr && act->device() != prod->device()) || !OnCpu(*prod)) {
+  if (prod->device() != mid->device() || (act != nullptr && act->device() != prod->device()) || !ctx.on_cpu(*prod)) {
     return false;
   }
   const std::string mid_format = AttrString(*mid, "data_format", "NHWC");
@@ -331,9 +336,6 @@ bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionCont
   }
   NodeSpec spec;
   spec.type = depthwise ? "_GraftFusedDepthwiseConv2dNative" : conv ? "_GraftFusedConv2D" : "_GraftFusedMatMul";
-  // Its errors name the convolution or product; a name of its own, since the plan's aliases
-  // are keyed by tensor names (one shared with an aliased node would resolve to itself).
-  spec.name = prod->name() + "/_graft_fused/";
   spec.device = prod->device();
   for (const auto& [name, value] : prod->attrs()) {
     if (name.empty() || name[0] == '_') continue;
@@ -344,18 +346,8 @@ bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionCont
   if (act != nullptr && act->type() == "LeakyRelu" && act->attr("alpha") != nullptr) {
     spec.attrs["leakyrelu_alpha"] = *act->attr("alpha");
   }
-  for (size_t i = 0; i < ins.size(); ++i) {
-    NodeSpec p;
-    p.type = "Placeholder";
-    p.name = prod->name() + "/_fused_input" + std::to_string(i) + "/";
-    p.attrs["dtype"] = AttrValue::Type(BaseDType(ins[i].node->output_type(ins[i].index)));
-    p.device = prod->device();
-    Node* ph = nullptr;
-    if (!ctx.scratch->AddNode(std::move(p), &ph).ok()) return false;
-    spec.inputs.push_back(NodeSpec::InputArg{{Output{ph, 0}}, false});
-  }
-  Node* out = nullptr;
-  if (!ctx.scratch->AddNode(std::move(spec), &out).ok()) return false;
+  Node* out = MakeFused(ctx.scratch, prod->name(), std::move(spec), ins, /*list_rest=*/false);
+  if (out == nullptr) return false;
   result->node = out;
   result->inputs = std::move(ins);
   result->constants = std::move(constants);

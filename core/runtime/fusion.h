@@ -34,6 +34,8 @@ struct FusionContext {
   std::function<bool(const Node*)> in_plan;
   // The value of a tensor the plan holds as a constant (a Const, or a folded node), or nullptr.
   std::function<const Tensor*(const Output&)> constant;
+  // Whether the executor places a node on the CPU, where the fused kernels are.
+  std::function<bool(const Node&)> on_cpu;
   Graph* scratch = nullptr;  // where fused nodes are made
 };
 
@@ -57,10 +59,8 @@ bool FuseNode(const Node& n, const std::vector<Output>& inputs, const FusionCont
 // Fuses the elementwise chains of a finished plan (before its pruning): for each chain, the
 // node of its last op becomes the fused node, with the chain's inputs, and every use of it
 // (consumers' inputs, *alias) now names the fused node; the chain's other nodes are left for
-// the pruning. absorbable is FusionContext's. Returns the (plan index, fused node) pairs.
-std::vector<std::pair<size_t, Node*>> FuseElementwiseChains(std::vector<PlannedNode>& nodes,
-                                                             const std::function<bool(const Node*)>& absorbable,
-                                                             Graph* scratch,
+// the pruning. Returns the (plan index, fused node) pairs.
+std::vector<std::pair<size_t, Node*>> FuseElementwiseChains(std::vector<PlannedNode>& nodes, const FusionContext& ctx,
                                                              std::unordered_map<std::string, Output>* alias);
 
 }  // namespace graft

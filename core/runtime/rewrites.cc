@@ -16,8 +16,9 @@ bool IsIdentityLike(const std::string& type) {
 
 Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_set<std::string>& fed,
                    const std::vector<Output>& fetches, const std::vector<const Node*>& targets,
-                   const RewriteOptions& options, Device* device, ResourceMgr* resources, Graph* scratch,
-                   std::vector<PlannedNode>* plan, std::unordered_map<std::string, Output>* redirect) {
+                   const RewriteOptions& options, Device* device, ResourceMgr* resources,
+                   const FusionSetup* fusion_setup, std::vector<PlannedNode>* plan,
+                   std::unordered_map<std::string, Output>* redirect) {
   ScopedFlushDenormals flush;  // folded values must be what the kernels give when run
   std::unordered_map<std::string, Output>& alias = *redirect;
   auto resolve = [&](Output t) {
@@ -41,7 +42,10 @@ Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_s
   std::unordered_set<std::string> fetched;
   for (const Output& f : fetches) fetched.insert(Graph::TensorName(f));
   FusionContext fusion;
-  fusion.scratch = options.fusion ? scratch : nullptr;
+  if (options.fusion && fusion_setup != nullptr) {
+    fusion.scratch = fusion_setup->scratch;
+    fusion.on_cpu = fusion_setup->on_cpu;
+  }
   fusion.planned_inputs = [&](const Node* n) -> const std::vector<Output>* {
     auto it = index.find(n);
     if (it == index.end() || nodes[it->second].folded || nodes[it->second].node != n) return nullptr;
@@ -170,7 +174,7 @@ Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_s
   }
 
   if (fusion.scratch != nullptr) {
-    for (const auto& [k, fused] : FuseElementwiseChains(nodes, fusion.absorbable, fusion.scratch, &alias)) {
+    for (const auto& [k, fused] : FuseElementwiseChains(nodes, fusion, &alias)) {
       index[fused] = k;
     }
   }

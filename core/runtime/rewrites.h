@@ -10,6 +10,7 @@
 // Pruning (running only what the fetches and targets need) always happens.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -39,14 +40,21 @@ struct PlannedNode {
   std::vector<Tensor> values;
 };
 
+// Where fusion (fusion.h) makes its nodes, and which nodes run on the CPU (the executor's
+// placement, whose fused kernels are the CPU's).
+struct FusionSetup {
+  Graph* scratch = nullptr;  // must outlive the plan's kernels
+  std::function<bool(const Node&)> on_cpu;
+};
+
 // Applies the enabled rewrites to nodes (in dependency order, without control flow). Nodes
 // that become unnecessary are dropped. *redirect maps a tensor name to the tensor that now
-// stands for it (for fetches). Fused nodes are made in scratch (no fusion when it is null),
-// which must outlive the plan's kernels.
+// stands for it (for fetches). No fusion without a fusion setup.
 Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_set<std::string>& fed,
                    const std::vector<Output>& fetches, const std::vector<const Node*>& targets,
-                   const RewriteOptions& options, Device* device, ResourceMgr* resources, Graph* scratch,
-                   std::vector<PlannedNode>* plan, std::unordered_map<std::string, Output>* redirect);
+                   const RewriteOptions& options, Device* device, ResourceMgr* resources,
+                   const FusionSetup* fusion_setup, std::vector<PlannedNode>* plan,
+                   std::unordered_map<std::string, Output>* redirect);
 
 // The kernel of a folded node: it outputs its values.
 class ValuesKernel final : public OpKernel {

@@ -54,17 +54,7 @@ class Conv2DKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   Status Init() {
-    fused_ = node().type() != "Conv2D";
-    if (fused_) {
-      std::string act;
-      GRAFT_RETURN_IF_ERROR(GetAttr(node(), "activation", &act));
-      if (!ParseActivation(act, &act_)) return errors::InvalidArgument(node().type(), ": unknown activation ", act);
-      if (node().attr("leakyrelu_alpha") != nullptr) {
-        float alpha = 0.2f;
-        GRAFT_RETURN_IF_ERROR(GetAttr(node(), "leakyrelu_alpha", &alpha));
-        alpha_ = static_cast<T>(alpha);
-      }
-    }
+    GRAFT_RETURN_IF_ERROR(fused_.Init(node(), "Conv2D"));
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "strides", &strides_));
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "padding", &padding_));
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "data_format", &format_));
@@ -94,16 +84,7 @@ class Conv2DKernel : public OpKernel {
     }
     const Tensor& f = ctx.input(1);
     Epilogue<T> epilogue;
-    if (fused_) {
-      const Tensor& bias = ctx.input(2);
-      if (bias.rank() != 1 || f.rank() != 4 || bias.dim(0) != f.dim(3)) {
-        return errors::InvalidArgument(node().type(), ": bias must be 1-D with the filter's ", f.rank() == 4 ? f.dim(3) : 0,
-                                       " output channels, got ", ShapeText(bias.dims()));
-      }
-      epilogue.bias = bias.data<T>();
-      epilogue.act = act_;
-      epilogue.alpha = alpha_;
-    }
+    GRAFT_RETURN_IF_ERROR(fused_.Make(ctx, 2, f.rank() == 4 ? f.dim(3) : 0, &epilogue));
     return ComputeInLayout<T>(ctx, nchw_,
                               [&](const Tensor& x, const ResultAlloc& alloc) { return Forward(x, f, epilogue, alloc); });
   }
@@ -225,9 +206,7 @@ class Conv2DKernel : public OpKernel {
   std::vector<int64_t> strides_, dilations_ = {1, 1, 1, 1}, explicit_;
   std::string padding_, format_;
   bool nchw_ = false;
-  bool fused_ = false;
-  Activation act_ = Activation::kNone;
-  T alpha_ = T(0.2);
+  FusedEpilogue<T> fused_;
   WinogradFilterCache<T> winograd_;
 };
 

@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <string>
 
+#include "core/runtime/kernel.h"
+#include "kernels/cpu/kernel_util.h"
+
 namespace graft::cpu {
 
 enum class Activation { kNone, kRelu, kRelu6, kElu, kLeakyRelu, kSigmoid, kTanh };
@@ -71,6 +74,45 @@ struct Epilogue {
     if (empty()) return;
     for (int64_t r = 0; r < rows; ++r) Apply(v + r * ld, 0, cols);
   }
+};
+
+// What a kernel that serves both a plain op and its fused form (Conv2D and _GraftFusedConv2D,
+// ...) knows of the fused one: read once from the node's "activation" and "leakyrelu_alpha"
+// attrs by Init, turned into each run's Epilogue over the bias input.
+template <typename T>
+class FusedEpilogue {
+ public:
+  // plain_type: the unfused op's type; any other node type is the fused op.
+  Status Init(const Node& node, const char* plain_type) {
+    fused_ = node.type() != plain_type;
+    if (!fused_) return Status::Ok();
+    std::string act;
+    GRAFT_RETURN_IF_ERROR(GetAttr(node, "activation", &act));
+    if (!ParseActivation(act, &act_)) return errors::InvalidArgument(node.type(), ": unknown activation ", act);
+    float alpha = 0.2f;
+    if (node.attr("leakyrelu_alpha") != nullptr) GRAFT_RETURN_IF_ERROR(GetAttr(node, "leakyrelu_alpha", &alpha));
+    alpha_ = static_cast<T>(alpha);
+    return Status::Ok();
+  }
+  bool fused() const { return fused_; }
+  // The run's epilogue (empty for the plain op) over input bias_input, which must be 1-D with
+  // the result's `channels` output channels.
+  Status Make(const OpKernelContext& ctx, int bias_input, int64_t channels, Epilogue<T>* out) const {
+    *out = Epilogue<T>{};
+    if (!fused_) return Status::Ok();
+    const Tensor& bias = ctx.input(bias_input);
+    if (bias.rank() != 1 || bias.dim(0) != channels) {
+      return errors::InvalidArgument(ctx.node().type(), ": bias must be 1-D with the result's ", channels,
+                                     " output channels, got ", ShapeText(bias.dims()));
+    }
+    *out = Epilogue<T>{bias.data<T>(), act_, alpha_};
+    return Status::Ok();
+  }
+
+ private:
+  bool fused_ = false;
+  Activation act_ = Activation::kNone;
+  T alpha_ = T(0.2);
 };
 
 }  // namespace graft::cpu

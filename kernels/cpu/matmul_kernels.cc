@@ -58,17 +58,7 @@ class MatMulKernel : public OpKernel {
   Status Init() {
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "transpose_a", &ta_));
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "transpose_b", &tb_));
-    fused_ = node().type() != "MatMul";
-    if constexpr (std::is_floating_point_v<T>) {
-      if (fused_) {
-        std::string act;
-        GRAFT_RETURN_IF_ERROR(GetAttr(node(), "activation", &act));
-        if (!ParseActivation(act, &act_)) return errors::InvalidArgument(node().type(), ": unknown activation ", act);
-        float alpha = 0.2f;
-        if (node().attr("leakyrelu_alpha") != nullptr) GRAFT_RETURN_IF_ERROR(GetAttr(node(), "leakyrelu_alpha", &alpha));
-        alpha_ = static_cast<T>(alpha);
-      }
-    }
+    if constexpr (std::is_floating_point_v<T>) GRAFT_RETURN_IF_ERROR(fused_.Init(node(), "MatMul"));
     return Status::Ok();
   }
   Status Compute(OpKernelContext& ctx) const override {
@@ -85,10 +75,8 @@ class MatMulKernel : public OpKernel {
                                      ShapeText(b.dims()));
     }
     if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX) return errors::InvalidArgument("matrix too large for BLAS");
-    if (fused_ && (ctx.input(2).rank() != 1 || ctx.input(2).dim(0) != n)) {
-      return errors::InvalidArgument(node().type(), ": bias must be 1-D with the product's ", n, " columns, got ",
-                                     ShapeText(ctx.input(2).dims()));
-    }
+    [[maybe_unused]] Epilogue<T> epilogue;
+    if constexpr (std::is_floating_point_v<T>) GRAFT_RETURN_IF_ERROR(fused_.Make(ctx, 2, n, &epilogue));
     Tensor* out = nullptr;
     std::vector<int64_t> dims = {m, n};
     GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DTypeOf<T>(), dims, &out));
@@ -98,19 +86,13 @@ class MatMulKernel : public OpKernel {
     } else {
       Gemm<T>(ta_, tb_, m, n, k, a.data<T>(), a.dim(1), b.data<T>(), b.dim(1), out->data<T>());
     }
-    if constexpr (std::is_floating_point_v<T>) {
-      if (fused_) {
-        const Epilogue<T> epilogue{ctx.input(2).data<T>(), act_, alpha_};
-        epilogue.ApplyRows(out->data<T>(), m, n, n);
-      }
-    }
+    if constexpr (std::is_floating_point_v<T>) epilogue.ApplyRows(out->data<T>(), m, n, n);
     return Status::Ok();
   }
 
  private:
-  bool ta_ = false, tb_ = false, fused_ = false;
-  Activation act_ = Activation::kNone;
-  T alpha_ = T(0);
+  bool ta_ = false, tb_ = false;
+  FusedEpilogue<T> fused_;  // float and double only
 };
 
 }  // namespace

@@ -414,15 +414,7 @@ class DepthwiseConvKernel : public OpKernel {
   using OpKernel::OpKernel;
   Status Init() {
     GRAFT_RETURN_IF_ERROR(attrs_.Read(node()));
-    fused_ = node().type() != "DepthwiseConv2dNative";
-    if (fused_) {
-      std::string act;
-      GRAFT_RETURN_IF_ERROR(GetAttr(node(), "activation", &act));
-      if (!ParseActivation(act, &act_)) return errors::InvalidArgument(node().type(), ": unknown activation ", act);
-      float alpha = 0.2f;
-      if (node().attr("leakyrelu_alpha") != nullptr) GRAFT_RETURN_IF_ERROR(GetAttr(node(), "leakyrelu_alpha", &alpha));
-      alpha_ = static_cast<T>(alpha);
-    }
+    GRAFT_RETURN_IF_ERROR(fused_.Init(node(), "DepthwiseConv2dNative"));
     nchw_ = attrs_.format == "NCHW";
     if (nchw_) {  // computed in NHWC (conv_util.h)
       attrs_.strides = NhwcOrder(attrs_.strides);
@@ -443,14 +435,7 @@ class DepthwiseConvKernel : public OpKernel {
       return errors::Unimplemented(op, ": data_format ", attrs_.format, " is not supported on CPU (NHWC or NCHW)");
     }
     Epilogue<T> epilogue;
-    if (fused_) {
-      const Tensor& bias = ctx.input(2);
-      if (bias.rank() != 1 || bias.dim(0) != f.dim(2) * f.dim(3)) {
-        return errors::InvalidArgument(op, ": bias must be 1-D with the filter's ", f.dim(2) * f.dim(3),
-                                       " output channels, got ", ShapeText(bias.dims()));
-      }
-      epilogue = Epilogue<T>{bias.data<T>(), act_, alpha_};
-    }
+    GRAFT_RETURN_IF_ERROR(fused_.Make(ctx, 2, f.dim(2) * f.dim(3), &epilogue));
     return ComputeInLayout<T>(ctx, nchw_,
                               [&](const Tensor& x, const ResultAlloc& alloc) { return Forward(x, f, epilogue, alloc); });
   }
@@ -491,9 +476,7 @@ class DepthwiseConvKernel : public OpKernel {
 
   ConvAttrs attrs_;
   bool nchw_ = false;
-  bool fused_ = false;
-  Activation act_ = Activation::kNone;
-  T alpha_ = T(0.2);
+  FusedEpilogue<T> fused_;
 };
 
 // ---------------------------------------------------------------------------------------

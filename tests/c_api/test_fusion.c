@@ -215,24 +215,36 @@ static graft_op *batch_norm(graft_graph *g, const char *name, graft_op *x, graft
   return op;
 }
 
+/* A batch norm's scale, offset, mean and variance for 16 channels (variant 0 or 1: two
+ * different sets), as Consts named prefix + "scale", ... */
+static void bn_params(graft_graph *g, const char *prefix, int variant, graft_op *params[4]) {
+  static const char *const names[4] = {"scale", "offset", "mean", "var"};
+  const int64_t pd[1] = {16};
+  float v[4][16];
+  for (int i = 0; i < 16; ++i) {
+    v[0][i] = variant ? 1.5f - 0.0625f * (float)i : 0.5f + 0.0625f * (float)i;
+    v[1][i] = variant ? 0.125f * (float)(i % 4) : 0.25f * (float)(i % 5) - 0.5f;
+    v[2][i] = variant ? 0.25f * (float)(i % 3) - 0.25f : 0.125f * (float)(i % 7) - 0.375f;
+    v[3][i] = variant ? 0.5f + 0.125f * (float)(i % 5) : 0.75f + 0.25f * (float)(i % 3);
+  }
+  for (int k = 0; k < 4; ++k) {
+    char name[32];
+    snprintf(name, sizeof name, "%s%s", prefix, names[k]);
+    params[k] = make_const_f32(g, name, pd, 1, v[k]);
+  }
+}
+
 /* Conv2D + inference-mode FusedBatchNormV3 (+ Relu6): the batch norm folded into the constant
  * filter and a bias. Unfused: the filter and the 4 parameters (5 Consts), Conv2D, the batch
  * norm and Relu6; fused: the folded filter and bias, and the fused convolution. A training-mode
  * batch norm, or a fed filter, is not folded. */
 static void test_batch_norm_folding(void **state) {
   graft_graph *g = *state;
-  const int64_t xd[4] = {2, 6, 5, 16}, fd[4] = {3, 3, 16, 16}, pd[1] = {16};
+  const int64_t xd[4] = {2, 6, 5, 16}, fd[4] = {3, 3, 16, 16};
   graft_op *x = make_placeholder(g, "x", GRAFT_FLOAT32, xd, 4);
   graft_tensor *xv = ramp_tensor(xd, 4);
-  float scale[16], offset[16], mean[16], var[16];
-  for (int i = 0; i < 16; ++i) {
-    scale[i] = 0.5f + 0.0625f * (float)i;
-    offset[i] = 0.25f * (float)(i % 5) - 0.5f;
-    mean[i] = 0.125f * (float)(i % 7) - 0.375f;
-    var[i] = 0.75f + 0.25f * (float)(i % 3);
-  }
-  graft_op *params[4] = {make_const_f32(g, "scale", pd, 1, scale), make_const_f32(g, "offset", pd, 1, offset),
-                         make_const_f32(g, "mean", pd, 1, mean), make_const_f32(g, "var", pd, 1, var)};
+  graft_op *params[4];
+  bn_params(g, "", 0, params);
   graft_op *filter = const_ramp(g, "filter", fd, 4, 0.0625f);
   graft_op *y = unary(g, "Relu6", "relu6", batch_norm(g, "bn", conv(g, "conv", x, filter, "NHWC"), params, 0));
   assert_int_equal(compare_fusion(g, x, xv, y, "conv + batch norm + relu6"), 5);
@@ -269,15 +281,8 @@ static void test_depthwise_patterns(void **state) {
   graft_op *y = unary(g, "Relu6", "dw_relu6",
                       bias_add(g, "dw_bias_add", depthwise(g, "dw", x, filter), const_ramp(g, "dw_bias", pd, 1, 0.25f), NULL));
   assert_int_equal(compare_fusion(g, x, xv, y, "depthwise + bias + relu6"), 2);
-  float scale[16], offset[16], mean[16], var[16];
-  for (int i = 0; i < 16; ++i) {
-    scale[i] = 1.5f - 0.0625f * (float)i;
-    offset[i] = 0.125f * (float)(i % 4);
-    mean[i] = 0.25f * (float)(i % 3) - 0.25f;
-    var[i] = 0.5f + 0.125f * (float)(i % 5);
-  }
-  graft_op *params[4] = {make_const_f32(g, "dw_scale", pd, 1, scale), make_const_f32(g, "dw_offset", pd, 1, offset),
-                         make_const_f32(g, "dw_mean", pd, 1, mean), make_const_f32(g, "dw_var", pd, 1, var)};
+  graft_op *params[4];
+  bn_params(g, "dw_", 1, params);
   graft_op *z = unary(g, "Relu", "dw_relu", batch_norm(g, "dw_bn", depthwise(g, "dw2", x, filter), params, 0));
   assert_int_equal(compare_fusion(g, x, xv, z, "depthwise + batch norm + relu"), 5);
   graft_tensor_free(xv);

@@ -670,8 +670,12 @@ class _ArrayView:
                                     "version": 3}
 
 
-def _numpy_of(c_tensor, copy=False):
-    """A NumPy array of a graft_swig.Tensor: a read-only view, or a copy."""
+def _numpy_of(c_tensor, copy=False, typestr=None):
+    """A NumPy array of a graft_swig.Tensor: a read-only view, or a copy. typestr, when the
+    caller knows the tensor is numeric, is its NumPy type string ("<f4"): the copy is then made
+    at once, without looking the dtype up (Session.run's results)."""
+    if typestr is not None and copy and c_tensor.data_address() != 0:
+        return np.array(_ArrayView(c_tensor, typestr, c_tensor.shape()))
     dtype = _dtypes.as_dtype(c_tensor.dtype())
     shape = tuple(c_tensor.shape())
     if dtype == _dtypes.string:

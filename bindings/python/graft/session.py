@@ -186,11 +186,7 @@ class Session:
         results, i = [], 0
         for kind, x in elements:
             if kind == "tensor":
-                v = values[i]
-                if x is not None and v.data_address() != 0:  # a numeric result: one copy of its bytes
-                    results.append(np.array(_fw._ArrayView(v, x, v.shape())))
-                else:
-                    results.append(_fw._numpy_of(v, copy=True))
+                results.append(_fw._numpy_of(values[i], copy=True, typestr=x))
                 i += 1
             elif kind == "eager":
                 results.append(x.numpy())
