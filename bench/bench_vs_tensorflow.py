@@ -235,6 +235,29 @@ def session_conv(batch, size, channels):
     return g_run, t_run, 1
 
 
+def session_depthwise(batch, size, channels, stride):
+    x_value = normal(batch, size, size, channels)
+    f_value = normal(3, 3, channels, 1, scale=0.1)
+
+    def build():
+        x = tf.compat.v1.placeholder(tf.float32, x_value.shape, name="x")
+        y = tf.nn.depthwise_conv2d(x, tf.constant(f_value), strides=[1, stride, stride, 1], padding="SAME")
+        return tf.identity(y, name="y"), {x: x_value}
+    g_run, t_run, _ = session_pair(build)
+    return g_run, t_run, 1
+
+
+def session_pool(kind, batch, size, channels, k, stride):
+    x_value = normal(batch, size, size, channels)
+
+    def build():
+        x = tf.compat.v1.placeholder(tf.float32, x_value.shape, name="x")
+        pool = tf.nn.max_pool2d if kind == "max" else tf.nn.avg_pool2d
+        return tf.identity(pool(x, k, stride, "SAME"), name="y"), {x: x_value}
+    g_run, t_run, _ = session_pair(build)
+    return g_run, t_run, 1
+
+
 def session_matmul(n):
     a_value, b_value = normal(n, n), normal(n, n)
 
@@ -263,6 +286,14 @@ WORKLOADS = [
      conv_flops(1, 56, 64)),
     ("Conv2D 3x3 SAME 32x28x28x128 -> 128, Session, per run", lambda: session_conv(32, 28, 128), "ms", 1e3,
      conv_flops(32, 28, 128)),
+    ("DepthwiseConv2dNative 3x3 SAME 1x112x112x32, Session, per run", lambda: session_depthwise(1, 112, 32, 1),
+     "ms", 1e3, 2.0 * 112 * 112 * 32 * 9),
+    ("DepthwiseConv2dNative 3x3 SAME 8x56x56x144, Session, per run", lambda: session_depthwise(8, 56, 144, 1),
+     "ms", 1e3, 2.0 * 8 * 56 * 56 * 144 * 9),
+    ("MaxPool 3x3 stride 2 SAME 1x112x112x64, Session, per run", lambda: session_pool("max", 1, 112, 64, 3, 2),
+     "ms", 1e3, None),
+    ("AvgPool 2x2 stride 2 SAME 8x56x56x128, Session, per run", lambda: session_pool("avg", 8, 56, 128, 2, 2),
+     "ms", 1e3, None),
     ("MatMul 512x512 (A fed, B Const), Session, per run", lambda: session_matmul(512), "ms", 1e3,
      2.0 * 512 ** 3),
     ("MatMul 1024x1024 (A fed, B Const), Session, per run", lambda: session_matmul(1024), "ms", 1e3,

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/runtime/parallel_for.h"
 #include "kernels/cpu/conv_util.h"
 #include "kernels/cpu/epilogue.h"
 #include "kernels/cpu/kernel_util.h"
@@ -266,24 +267,29 @@ class PoolKernel : public OpKernel {
     Tensor* out = nullptr;
     std::vector<int64_t> dims = {n, oh, ow, c};
     GRAFT_RETURN_IF_ERROR(alloc(dims, &out));
+    if (out->num_elements() == 0) return Status::Ok();
     const T* px = x.data<T>();
     T* po = out->data<T>();
-    for (int64_t b = 0; b < n; ++b) {
-      for (int64_t oy = 0; oy < oh; ++oy) {
+    // One item per output row (b, oy), spread over the intra-op threads.
+    const int64_t work = std::max<int64_t>(1, ow * c * kh * kw);
+    ParallelFor(n * oh, std::max<int64_t>(1, (1 << 16) / work), [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r) {
+        const int64_t b = r / oh, oy = r % oh;
         const int64_t y0 = std::max<int64_t>(oy * sh - ph, 0), y1 = std::min(oy * sh - ph + kh, h);
         for (int64_t ox = 0; ox < ow; ++ox) {
           const int64_t x0 = std::max<int64_t>(ox * sw - pw, 0), x1 = std::min(ox * sw - pw + kw, w);
-          T* dst = po + ((b * oh + oy) * ow + ox) * c;
+          T* __restrict dst = po + (r * ow + ox) * c;
           std::fill(dst, dst + c, kMax ? std::numeric_limits<T>::lowest() : T(0));
+          // Tap by tap over whole channel vectors: each input pixel is read as one stream.
           for (int64_t iy = y0; iy < y1; ++iy) {
             for (int64_t ix = x0; ix < x1; ++ix) {
-              const T* src = px + ((b * h + iy) * w + ix) * c;
-              for (int64_t ch = 0; ch < c; ++ch) {
-                if constexpr (kMax) {
-                  if (src[ch] > dst[ch]) dst[ch] = src[ch];
-                } else {
-                  dst[ch] += src[ch];
-                }
+              const T* __restrict src = px + ((b * h + iy) * w + ix) * c;
+              if constexpr (kMax) {
+                // An unconditional select (a NaN never wins, as before) compiles to max
+                // instructions instead of a branch per element.
+                for (int64_t ch = 0; ch < c; ++ch) dst[ch] = src[ch] > dst[ch] ? src[ch] : dst[ch];
+              } else {
+                for (int64_t ch = 0; ch < c; ++ch) dst[ch] += src[ch];
               }
             }
           }
@@ -293,7 +299,7 @@ class PoolKernel : public OpKernel {
           }
         }
       }
-    }
+    });
     return Status::Ok();
   }
 

@@ -195,4 +195,43 @@ struct PatchGeometry {
   }
 };
 
+// Folds a window of n channel vectors into dst: acc = step(acc, src[t][ch], filter[t][ch]) for
+// t = 0 .. n-1 from acc = init, per channel ch < c (filter may be null: step then gets T(0)).
+// Channels go in blocks held in registers across the whole window, so each tap costs its
+// loads alone (depthwise convolutions and pooling; the taps' order is kept).
+template <typename T, typename Step>
+inline void FoldWindow(T* __restrict dst, const T* const* src, const T* const* filter, int64_t n, int64_t c, T init,
+                       Step step) {
+  constexpr int64_t kBlock = 128 / sizeof(T);
+  int64_t ch = 0;
+  for (; ch + kBlock <= c; ch += kBlock) {
+    T acc[kBlock];
+    for (int64_t q = 0; q < kBlock; ++q) acc[q] = init;
+    for (int64_t t = 0; t < n; ++t) {
+      const T* __restrict s = src[t] + ch;
+      if (filter != nullptr) {
+        const T* __restrict f = filter[t] + ch;
+        for (int64_t q = 0; q < kBlock; ++q) acc[q] = step(acc[q], s[q], f[q]);
+      } else {
+        for (int64_t q = 0; q < kBlock; ++q) acc[q] = step(acc[q], s[q], T(0));
+      }
+    }
+    for (int64_t q = 0; q < kBlock; ++q) dst[ch + q] = acc[q];
+  }
+  constexpr int64_t kSmall = kBlock / 4;  // the rest of the channels, a vector at a time
+  for (; ch + kSmall <= c; ch += kSmall) {
+    T acc[kSmall];
+    for (int64_t q = 0; q < kSmall; ++q) acc[q] = init;
+    for (int64_t t = 0; t < n; ++t) {
+      for (int64_t q = 0; q < kSmall; ++q) acc[q] = step(acc[q], src[t][ch + q], filter != nullptr ? filter[t][ch + q] : T(0));
+    }
+    for (int64_t q = 0; q < kSmall; ++q) dst[ch + q] = acc[q];
+  }
+  for (; ch < c; ++ch) {
+    T acc = init;
+    for (int64_t t = 0; t < n; ++t) acc = step(acc, src[t][ch], filter != nullptr ? filter[t][ch] : T(0));
+    dst[ch] = acc;
+  }
+}
+
 }  // namespace graft::cpu

@@ -2,8 +2,8 @@
 // and DynamicStitch.
 //
 // They are templates over the element's storage type: one instantiation serves every dtype of
-// that size (float16 and bfloat16 move as uint16_t, the quantized types as their integer
-// storage) and std::string serves string tensors. The identity cases of Slice, Transpose and
+// that size (RegisterAllTypes in data_movement.h: float32 and int32 move as uint32_t, float16
+// as uint16_t, ...) and std::string serves string tensors. The identity cases of Slice, Transpose and
 // Tile give a view of their input's buffer instead of copying it.
 #include <algorithm>
 #include <complex>

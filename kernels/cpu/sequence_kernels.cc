@@ -357,7 +357,7 @@ class UniqueKernel : public OpKernel {
 
 void RegisterSequenceKernels(KernelRegistry& r) {
   RegisterAllTypes<OneHotKernel>(r, "OneHot", "T");
-  RegisterAllTypes<UniqueKernel>(r, "Unique", "T");
+  RegisterAllValueTypes<UniqueKernel>(r, "Unique", "T");
   auto reg = [&](const char* op, std::vector<DType> d, KernelFactory f) {
     (void)r.Register(op, kDeviceCpu, "T", std::move(d), std::move(f));
   };

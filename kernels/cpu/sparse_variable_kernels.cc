@@ -53,8 +53,10 @@ class ResourceGatherKernel : public OpKernel {
 // ResourceScatter<Op>(resource, indices, updates): for each i, value[indices[i], ...] op=
 // updates[i, ...]; updates has shape indices.shape + value.shape[1:], or is a scalar applied
 // to every named row.
-template <typename T, typename Op>
-class ResourceScatterKernel : public OpKernel {
+// The checks, locking and row walk are the same for every dtype and op: they live once in
+// this base, and each ResourceScatterKernel<T, Op> supplies only its divisor check and the
+// loop over one row (the library carries 68 of them).
+class ResourceScatterBase : public OpKernel {
  public:
   using OpKernel::OpKernel;
   Status Init() { return GetAttr(node(), "dtype", &dtype_); }
@@ -66,12 +68,7 @@ class ResourceScatterKernel : public OpKernel {
     const Tensor& updates = ctx.input(2);
     Dims idx;
     GRAFT_RETURN_IF_ERROR(ReadIndexTensor(indices, "indices", &idx));
-    if constexpr (std::is_same_v<Op, ScatterDiv> && std::is_integral_v<T>) {
-      const T* u = updates.data<T>();
-      for (int64_t i = 0; i < updates.num_elements(); ++i) {
-        if (u[i] == T(0)) return errors::InvalidArgument("updates of variable '", name, "' divide by zero");
-      }
-    }
+    if (HasZero(updates)) return errors::InvalidArgument("updates of variable '", name, "' divide by zero");
     MultiLock lock({var.get()});
     GRAFT_RETURN_IF_ERROR(CheckVariable(*var, name, dtype_));
     const Dims& vd = var->value.dims();
@@ -95,18 +92,45 @@ class ResourceScatterKernel : public OpKernel {
     for (size_t d = 1; d < vd.size(); ++d) inner *= vd[d];
     Tensor* value = nullptr;
     GRAFT_RETURN_IF_ERROR(WritableValue(*var, &value));
-    T* w = value->data<T>();
-    const T* u = updates.data<T>();
     for (size_t i = 0; i < idx.size(); ++i) {
-      T* row = w + idx[i] * inner;
-      const T* from = u + (scalar ? 0 : static_cast<int64_t>(i) * inner);
-      for (int64_t j = 0; j < inner; ++j) Op::Apply(row[j], scalar ? from[0] : from[j]);
+      ApplyRow(*value, idx[i] * inner, updates, scalar ? -1 : static_cast<int64_t>(i) * inner, inner);
     }
     return Status::Ok();
   }
 
+ protected:
+  // Integer division checks every divisor before anything is written.
+  virtual bool HasZero(const Tensor& updates) const { return false; }
+  // value[at + j] op= updates[from + j] for j < n; from < 0: the scalar updates[0].
+  virtual void ApplyRow(Tensor& value, int64_t at, const Tensor& updates, int64_t from, int64_t n) const = 0;
+
  private:
   DType dtype_ = DType::kInvalid;
+};
+
+template <typename T, typename Op>
+class ResourceScatterKernel final : public ResourceScatterBase {
+ public:
+  using ResourceScatterBase::ResourceScatterBase;
+
+ protected:
+  bool HasZero(const Tensor& updates) const override {
+    if constexpr (std::is_same_v<Op, ScatterDiv> && std::is_integral_v<T>) {
+      const T* u = updates.data<T>();
+      return std::find(u, u + updates.num_elements(), T(0)) != u + updates.num_elements();
+    }
+    return false;
+  }
+  void ApplyRow(Tensor& value, int64_t at, const Tensor& updates, int64_t from, int64_t n) const override {
+    T* row = value.data<T>() + at;
+    const T* u = updates.data<T>();
+    if (from < 0) {
+      const T v = u[0];
+      for (int64_t j = 0; j < n; ++j) Op::Apply(row[j], v);
+    } else {
+      for (int64_t j = 0; j < n; ++j) Op::Apply(row[j], u[from + j]);
+    }
+  }
 };
 
 // VariableShape: the shape of the variable's current value, as int32 or int64.

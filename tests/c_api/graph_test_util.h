@@ -4,21 +4,28 @@
 
 #include "test_util.h"
 
-/* A float32 Const of shape dims (ndims 0: a scalar) holding values, named name (NULL: "Const"). */
-static inline graft_op *make_const_f32(graft_graph *g, const char *name, const int64_t *dims, int ndims,
-                                       const float *values) {
-  size_t n = 1;
-  for (int i = 0; i < ndims; ++i) n *= (size_t)dims[i];
+/* A Const of any numeric dtype and shape dims (ndims 0: a scalar) holding bytes of data,
+ * named name (NULL: "Const"). */
+static inline graft_op *make_const_of(graft_graph *g, const char *name, graft_dtype dtype, const int64_t *dims,
+                                      int ndims, const void *data, size_t bytes) {
   graft_tensor *t = NULL;
-  GT_OK(graft_tensor_new(&t, GRAFT_FLOAT32, dims, ndims, values, sizeof(float) * n));
+  GT_OK(graft_tensor_new(&t, dtype, dims, ndims, data, bytes));
   graft_op_desc *d = NULL;
   GT_OK(graft_op_desc_new(&d, g, "Const", name));
   GT_OK(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", t));
-  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_FLOAT32));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", dtype));
   graft_tensor_free(t);
   graft_op *op = NULL;
   GT_OK(graft_op_desc_finish(&op, d));
   return op;
+}
+
+/* The same for float32 values. */
+static inline graft_op *make_const_f32(graft_graph *g, const char *name, const int64_t *dims, int ndims,
+                                       const float *values) {
+  size_t n = 1;
+  for (int i = 0; i < ndims; ++i) n *= (size_t)dims[i];
+  return make_const_of(g, name, GRAFT_FLOAT32, dims, ndims, values, sizeof(float) * n);
 }
 
 /* A float32 scalar Const named name (NULL: "Const"). */

@@ -380,6 +380,134 @@ static void test_pools(void **state) {
   graft_tensor_free(v);
 }
 
+/* ---- Wide channels: depthwise convolutions and pools against naive loops ----------------
+ * The kernels fold channels in register blocks (32 floats, 16 doubles, then a quarter block,
+ * then one by one) and split output rows over threads: channel counts of 45 (float) and 23
+ * (double) go through every stage, and enough rows for several threads. */
+
+static graft_op *window_op(graft_graph *g, const char *type, const char *name, graft_op *x, graft_op *f, int k,
+                           int st, int dil, const char *padding) {
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, g, type, name));
+  GT_OK(graft_op_desc_add_input(d, (graft_output){x, 0}));
+  if (f) GT_OK(graft_op_desc_add_input(d, (graft_output){f, 0}));
+  const int64_t ks[4] = {1, k, k, 1}, ss[4] = {1, st, st, 1}, ds[4] = {1, dil, dil, 1};
+  if (!f) GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "ksize", ks, 4));
+  GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", ss, 4));
+  if (f) GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "dilations", ds, 4));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "padding", padding, strlen(padding)));
+  graft_op *op = NULL;
+  GT_OK(graft_op_desc_finish(&op, d));
+  return op;
+}
+
+/* TensorFlow's output size and leading padding of one spatial dim. */
+static void window_geometry(int in, int k, int st, int dil, const char *padding, int *out, int *pad) {
+  int ek = (k - 1) * dil + 1;
+  if (strcmp(padding, "VALID") == 0) {
+    *out = in >= ek ? (in - ek) / st + 1 : 0;
+    *pad = 0;
+  } else {
+    *out = (in + st - 1) / st;
+    int total = (*out - 1) * st + ek - in;
+    *pad = total > 0 ? total / 2 : 0;
+  }
+}
+
+/* kind: 'd' depthwise (filter [k,k,c,mult]), 'm' max pool, 'a' average pool; doubles in, out. */
+static double *naive_window(char kind, const double *x, int n, int h, int w, int c, const double *f, int mult, int k,
+                            int st, int dil, const char *padding, int *oh, int *ow) {
+  int ph, pw;
+  window_geometry(h, k, st, dil, padding, oh, &ph);
+  window_geometry(w, k, st, dil, padding, ow, &pw);
+  int oc = kind == 'd' ? c * mult : c;
+  double *y = calloc((size_t)(n * *oh * *ow * oc) + 1, sizeof(double));
+  for (int b = 0; b < n; ++b)
+    for (int oy = 0; oy < *oh; ++oy)
+      for (int ox = 0; ox < *ow; ++ox)
+        for (int o = 0; o < oc; ++o) {
+          int ch = kind == 'd' ? o / mult : o, count = 0;
+          double acc = kind == 'm' ? -INFINITY : 0;
+          for (int i = 0; i < k; ++i)
+            for (int j = 0; j < k; ++j) {
+              int iy = oy * st - ph + i * dil, ix = ox * st - pw + j * dil;
+              if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+              double v = x[((b * h + iy) * w + ix) * c + ch];
+              if (kind == 'd') acc += v * f[(i * k + j) * oc + o];
+              else if (kind == 'm') acc = v > acc ? v : acc;
+              else acc += v;
+              ++count;
+            }
+          y[((b * *oh + oy) * *ow + ox) * oc + o] = kind == 'a' ? acc / count : acc;
+        }
+  return y;
+}
+
+static void check_window(graft_graph *g, char kind, graft_dtype dt, int n, int h, int w, int c, int mult, int k,
+                         int st, int dil, const char *padding) {
+  static int serial = 0;
+  char name[64], xn[64], fname[64];
+  snprintf(name, sizeof name, "win%d", ++serial);
+  snprintf(xn, sizeof xn, "win%d_x", serial);
+  snprintf(fname, sizeof fname, "win%d_f", serial);
+  size_t nx = (size_t)(n * h * w * c), nf = (size_t)(k * k * c * mult);
+  size_t es = dt == GRAFT_FLOAT64 ? sizeof(double) : sizeof(float);
+  double *x = malloc(nx * sizeof(double)), *f = malloc(nf * sizeof(double));
+  void *xs = malloc(nx * es), *fs = malloc(nf * es);
+  for (size_t i = 0; i < nx; ++i) x[i] = (double)((int)((i * 7919u) % 23u) - 11) / 8.0;
+  for (size_t i = 0; i < nf; ++i) f[i] = (double)((int)((i * 104729u) % 17u) - 8) / 4.0;
+  for (size_t i = 0; i < nx; ++i) {
+    if (dt == GRAFT_FLOAT64) ((double *)xs)[i] = x[i];
+    else ((float *)xs)[i] = (float)x[i];
+  }
+  for (size_t i = 0; i < nf; ++i) {
+    if (dt == GRAFT_FLOAT64) ((double *)fs)[i] = f[i];
+    else ((float *)fs)[i] = (float)f[i];
+  }
+  graft_op *xo = make_const_of(g, xn, dt, (const int64_t[]){n, h, w, c}, 4, xs, nx * es);
+  graft_op *fo = kind == 'd' ? make_const_of(g, fname, dt, (const int64_t[]){k, k, c, mult}, 4, fs, nf * es) : NULL;
+  const char *type = kind == 'd' ? "DepthwiseConv2dNative" : kind == 'm' ? "MaxPool" : "AvgPool";
+  graft_tensor *t = run(g, window_op(g, type, name, xo, fo, k, st, dil, padding));
+  int oh = 0, ow = 0, oc = kind == 'd' ? c * mult : c;
+  double *ref = naive_window(kind, x, n, h, w, c, f, mult, k, st, dil, padding, &oh, &ow);
+  assert_int_equal(graft_tensor_dtype(t), dt);
+  assert_int_equal(graft_tensor_dim(t, 1), oh);
+  assert_int_equal(graft_tensor_dim(t, 2), ow);
+  assert_int_equal(graft_tensor_dim(t, 3), oc);
+  for (int i = 0; i < n * oh * ow * oc; ++i) {
+    double got = dt == GRAFT_FLOAT64 ? ((const double *)graft_tensor_data(t))[i]
+                                     : ((const float *)graft_tensor_data(t))[i];
+    if (!(fabs(got - ref[i]) <= 1e-5 * (1.0 + fabs(ref[i])))) {
+      print_error("%s (%s) element %d: %.9g, expected %.9g\n", name, type, i, got, ref[i]);
+      fail();
+    }
+  }
+  graft_tensor_free(t);
+  free(ref);
+  free(x);
+  free(f);
+  free(xs);
+  free(fs);
+}
+
+static void test_wide_windows(void **state) {
+  graft_graph *g = *state;
+  check_window(g, 'd', GRAFT_FLOAT32, 2, 19, 11, 45, 1, 3, 1, 1, "SAME");
+  check_window(g, 'd', GRAFT_FLOAT32, 2, 19, 11, 45, 1, 3, 2, 1, "SAME");
+  check_window(g, 'd', GRAFT_FLOAT32, 1, 12, 13, 64, 1, 3, 1, 2, "VALID");
+  check_window(g, 'd', GRAFT_FLOAT32, 1, 9, 7, 5, 3, 5, 2, 1, "SAME"); /* multiplier 3 */
+  check_window(g, 'd', GRAFT_FLOAT64, 2, 10, 9, 23, 1, 3, 1, 1, "SAME");
+  check_window(g, 'm', GRAFT_FLOAT32, 2, 19, 11, 37, 1, 3, 2, 1, "SAME");
+  check_window(g, 'm', GRAFT_FLOAT32, 2, 20, 12, 37, 1, 2, 2, 1, "VALID");
+  check_window(g, 'a', GRAFT_FLOAT32, 2, 19, 11, 37, 1, 3, 2, 1, "SAME");
+  check_window(g, 'a', GRAFT_FLOAT64, 1, 7, 7, 130, 1, 7, 7, 1, "SAME"); /* a global pool */
+  check_window(g, 'm', GRAFT_FLOAT64, 1, 9, 9, 19, 1, 3, 1, 1, "SAME");
+  /* MaxPool and NaN: a NaN never wins a window (as TensorFlow's CPU kernel). */
+  const float xn[4] = {NAN, 1.0f, -2.0f, NAN};
+  graft_op *x = make_const_f32(g, "nan_x", (const int64_t[]){1, 2, 2, 1}, 4, xn);
+  expect_pool(g, pool(g, "MaxPool", "nan_max", x, 2, 2, "VALID"), 1, 1, 1, (const float[]){1.0f});
+}
+
 static graft_op *op_fmt(graft_graph *g, const char *name, graft_op *x, const char *format) {
   graft_op_desc *d = NULL;
   GT_OK(graft_op_desc_new(&d, g, "BiasAddGrad", name));
@@ -686,6 +814,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_conv2d_winograd_filter_changes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_conv2d_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pools, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_wide_windows, setup, teardown),
       cmocka_unit_test_setup_teardown(test_nchw, setup, teardown),
       cmocka_unit_test_setup_teardown(test_activation_grads, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bias_add_grad, setup, teardown),
