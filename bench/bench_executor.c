@@ -51,21 +51,28 @@ static graft_op *op2(graft_graph *g, const char *type, graft_op *a, graft_op *b)
   return op;
 }
 
-/* Runs fetch repeatedly; the fastest of 5 rounds of iters runs, in ns per run. */
-static double time_rounds(graft_session *s, graft_output *fetches, int nfetch, graft_output *feeds, graft_tensor **vals,
-                          int nfeed, int iters, int rounds) {
+/* Runs fetch repeatedly (with run options, when given); the fastest of `rounds` rounds of
+ * iters runs, in ns per run. */
+static double time_rounds_options(graft_session *s, graft_output *fetches, int nfetch, graft_output *feeds,
+                                  graft_tensor **vals, int nfeed, int iters, int rounds,
+                                  const graft_run_options *options) {
   graft_tensor *outs[128];
   double best = 1e300;
   for (int round = 0; round < rounds; ++round) {
     double t0 = now_ns();
     for (int i = 0; i < iters; ++i) {
-      CHECK(graft_session_run(outs, s, feeds, vals, nfeed, fetches, nfetch, NULL, 0));
+      CHECK(graft_session_run_with_options(outs, s, feeds, vals, nfeed, fetches, nfetch, NULL, 0, options));
       for (int k = 0; k < nfetch; ++k) graft_tensor_free(outs[k]);
     }
     double dt = (now_ns() - t0) / iters;
     if (dt < best) best = dt;
   }
   return best;
+}
+
+static double time_rounds(graft_session *s, graft_output *fetches, int nfetch, graft_output *feeds, graft_tensor **vals,
+                          int nfeed, int iters, int rounds) {
+  return time_rounds_options(s, fetches, nfetch, feeds, vals, nfeed, iters, rounds, NULL);
 }
 
 static double time_run(graft_session *s, graft_output *fetches, int nfetch, graft_output *feeds, graft_tensor **vals,
@@ -86,8 +93,9 @@ static void bench_chain(void) {
   graft_op *x = placeholder(g, "x", NULL, 0);
   graft_op *cur = x;
   for (int i = 0; i < N; ++i) cur = op2(g, "AddV2", cur, c);
-  /* Unfused (the executor's cost per op), then fused into one loop (the default). */
-  double ns_fused = 0, ns = 0;
+  /* Unfused (the executor's cost per op), then fused into one loop (the default); unfused
+   * again with a deadline and a cancellation token (checked before every op). */
+  double ns_fused = 0, ns = 0, ns_options = 0;
   float xv = 0;
   graft_tensor *xt = NULL;
   CHECK(graft_tensor_new(&xt, GRAFT_FLOAT32, NULL, 0, &xv, sizeof xv));
@@ -99,7 +107,16 @@ static void bench_chain(void) {
     opts.disabled_rewrites = fused ? 0 : GRAFT_REWRITE_FUSION;
     CHECK(graft_session_new(&s, g, &opts));
     *(fused ? &ns_fused : &ns) = time_run(s, &fetch, 1, &feed, &xt, 1, 200);
-    if (!fused) graft_session_free(s);
+    if (!fused) {
+      graft_cancellation *token = NULL;
+      CHECK(graft_cancellation_new(&token));
+      graft_run_options ro = GRAFT_RUN_OPTIONS_INIT;
+      ro.timeout_ms = 600000;
+      ro.cancellation = token;
+      ns_options = time_rounds_options(s, &fetch, 1, &feed, &xt, 1, 200, 5, &ro);
+      graft_cancellation_free(token);
+      graft_session_free(s);
+    }
   }
   /* The baseline: the same 1000 adds as a plain C loop. */
   volatile float acc = 0;
@@ -112,6 +129,8 @@ static void bench_chain(void) {
   double base = (now_ns() - t0) / 2000;
   printf("%-44s %12.1f %14.1f %10.1f\n", "chain of 1000 scalar AddV2, 1 thread (ns/op)", ns / N, base / N, ns / base);
   printf("%-44s %12.1f %14.1f %10.1f\n", "the same chain fused (ns/op)", ns_fused / N, base / N, ns_fused / base);
+  printf("%-44s %12.1f %14.1f %10.1f\n", "unfused, with a deadline and a token (ns/op)", ns_options / N, base / N,
+         ns_options / base);
   graft_tensor_free(xt);
   graft_session_free(s);
   graft_graph_free(g);

@@ -1288,13 +1288,48 @@ class OpBuilder
   graft_op_desc *desc_ = nullptr;
 };
 
+/* A cancellation token (graft_cancellation): cancel() from any thread stops every run given it
+ * before its next kernel (GRAFT_ECANCELLED); reset() makes it usable again. Copies share the
+ * token. */
+class Cancellation {
+ public:
+  Cancellation() {
+    graft_cancellation *c = nullptr;
+    detail::check(graft_cancellation_new(&c));
+    c_.reset(c, graft_cancellation_free);
+  }
+  void cancel() { graft_cancellation_cancel(c_.get()); }
+  bool cancelled() const { return graft_cancellation_is_cancelled(c_.get()) != 0; }
+  void reset() { graft_cancellation_reset(c_.get()); }
+#ifndef SWIG
+  graft_cancellation *c() const { return c_.get(); }
+#endif
+
+ private:
+  std::shared_ptr<graft_cancellation> c_;
+};
+
+namespace detail {
+/* graft_run_options for a timeout (0: none) and a token (nullptr: none); NULL when neither. */
+struct RunOptionsArg {
+  graft_run_options opts = GRAFT_RUN_OPTIONS_INIT;
+  bool any = false;
+  RunOptionsArg(int64_t timeout_ms, const Cancellation *cancellation) {
+    opts.timeout_ms = timeout_ms;
+    opts.cancellation = cancellation != nullptr ? cancellation->c() : nullptr;
+    any = timeout_ms != 0 || cancellation != nullptr;
+  }
+  const graft_run_options *get() const { return any ? &opts : nullptr; }
+};
+}  // namespace detail
+
 /* Runs a graph (graft_session): run may be called from many threads at once. */
 class Session {
  public:
   /* num_threads 0: one per core; disabled_rewrites: GRAFT_REWRITE_* bits; default_device: the
    * device of ops that name none; strict_placement: ops must run on the device they name. */
   Session(Graph &graph, int num_threads = 0, bool track_memory = false, unsigned disabled_rewrites = 0,
-          const std::string &default_device = "", bool strict_placement = false)
+          const std::string &default_device = "", bool strict_placement = false, int64_t max_memory_bytes = 0)
       : g_(graph.ref()) {
     graft_session_options opts = GRAFT_SESSION_OPTIONS_INIT;
     opts.num_threads = num_threads;
@@ -1302,12 +1337,16 @@ class Session {
     opts.disabled_rewrites = disabled_rewrites;
     opts.default_device = default_device.c_str();
     opts.strict_placement = strict_placement;
+    opts.max_memory_bytes = max_memory_bytes;
     graft_session *s = nullptr;
     detail::check(graft_session_new(&s, graph.c(), &opts));
     s_.reset(s, graft_session_free);
   }
+  /* timeout_ms > 0: the run stops with GRAFT_EDEADLINE after that long; cancellation: a token
+   * that stops it (graft/run_options.h). */
   std::vector<Tensor> run(const std::vector<Output> &fetches, const std::vector<Output> &feeds,
-                          const std::vector<Tensor> &feed_values, const std::vector<Operation> &targets) {
+                          const std::vector<Tensor> &feed_values, const std::vector<Operation> &targets,
+                          int64_t timeout_ms = 0, const Cancellation *cancellation = nullptr) {
     if (!s_) throw Error(GRAFT_EPRECONDITION, "graft: use of a closed Session");
     if (feeds.size() != feed_values.size()) throw Error(GRAFT_EINVAL, "graft: run needs one value per feed");
     std::vector<graft_output> f, in;
@@ -1318,8 +1357,10 @@ class Session {
     for (const Tensor &v : feed_values) vals.push_back(v.get());
     for (const Operation &op : targets) t.push_back(op.c());
     std::vector<graft_tensor *> out(f.size(), nullptr);
-    detail::check(graft_session_run(out.data(), s_.get(), in.data(), vals.data(), static_cast<int>(in.size()), f.data(),
-                                    static_cast<int>(f.size()), t.data(), static_cast<int>(t.size())));
+    detail::RunOptionsArg opts(timeout_ms, cancellation);
+    detail::check(graft_session_run_with_options(out.data(), s_.get(), in.data(), vals.data(),
+                                                 static_cast<int>(in.size()), f.data(), static_cast<int>(f.size()),
+                                                 t.data(), static_cast<int>(t.size()), opts.get()));
     std::vector<Tensor> result;
     for (graft_tensor *v : out) result.emplace_back(v);
     return result;
@@ -1330,6 +1371,8 @@ class Session {
   bool closed() const { return !s_; }
   int64_t last_peak_bytes() const { return graft_session_last_peak_bytes(s_.get()); }
   int64_t last_ops_run() const { return graft_session_last_ops_run(s_.get()); }
+  /* The bytes the session's tensors hold against max_memory_bytes; -1 without a cap. */
+  int64_t memory_in_use() const { return graft_session_memory_in_use(s_.get()); }
   Graph graph() const { return Graph(g_); }
 #ifndef SWIG
   Session(std::shared_ptr<graft_session> s, std::shared_ptr<GraphRef> g) : g_(std::move(g)), s_(std::move(s)) {}
@@ -1365,7 +1408,9 @@ class Callable {
     nfeeds_ = in.size();
     nfetches_ = f.size();
   }
-  std::vector<Tensor> run(const std::vector<Tensor> &feed_values) {
+  /* timeout_ms and cancellation as Session::run's. */
+  std::vector<Tensor> run(const std::vector<Tensor> &feed_values, int64_t timeout_ms = 0,
+                          const Cancellation *cancellation = nullptr) {
     if (feed_values.size() != nfeeds_) {
       throw Error(GRAFT_EINVAL, "graft: the callable takes " + std::to_string(nfeeds_) + " feed values, got " +
                                     std::to_string(feed_values.size()));
@@ -1374,7 +1419,9 @@ class Callable {
     vals.reserve(feed_values.size());
     for (const Tensor &v : feed_values) vals.push_back(v.get());
     std::vector<graft_tensor *> out(nfetches_, nullptr);
-    detail::check(graft_callable_run(out.data(), c_.get(), vals.data(), static_cast<int>(vals.size())));
+    detail::RunOptionsArg opts(timeout_ms, cancellation);
+    detail::check(graft_callable_run_with_options(out.data(), c_.get(), vals.data(), static_cast<int>(vals.size()),
+                                                  opts.get()));
     std::vector<Tensor> result;
     result.reserve(out.size());
     for (graft_tensor *v : out) result.emplace_back(v);

@@ -460,13 +460,16 @@ class ConcreteFunction {
     return out;
   }
   int num_outputs() const { return graft_concrete_function_num_outputs(f_); }
-  std::vector<Value> call(Context &ctx, const std::vector<Value> &inputs) const {
+  /* timeout_ms and cancellation as Session::run's. */
+  std::vector<Value> call(Context &ctx, const std::vector<Value> &inputs, int64_t timeout_ms = 0,
+                          const Cancellation *cancellation = nullptr) const {
     detail::ActiveContext active(ctx.ref());
     std::vector<const graft_value *> in = detail::raw_values(inputs);
     std::vector<graft_value *> out(num_outputs(), nullptr);
     int n = 0;
-    detail::check(graft_concrete_function_call(out.data(), static_cast<int>(out.size()), &n, f_, ctx.c(), in.data(),
-                                               static_cast<int>(in.size())));
+    detail::RunOptionsArg opts(timeout_ms, cancellation);
+    detail::check(graft_concrete_function_call_with_options(out.data(), static_cast<int>(out.size()), &n, f_, ctx.c(),
+                                                            in.data(), static_cast<int>(in.size()), opts.get()));
     return detail::take_values(out, n, ctx.ref());
   }
   /* The serialized FunctionDef. */
@@ -519,17 +522,20 @@ class Function {
     detail::check(graft_function_new(&f, name.c_str(), &Context::trampoline, body, &opts));
     f_.reset(f, graft_function_free);
   }
-  std::vector<Value> call(Context &ctx, const ArgList &args) {
+  /* timeout_ms and cancellation as Session::run's. */
+  std::vector<Value> call(Context &ctx, const ArgList &args, int64_t timeout_ms = 0,
+                          const Cancellation *cancellation = nullptr) {
     detail::ActiveContext active(ctx.ref());
     std::vector<graft_arg> a = args.to_c();
     int n = 0;
-    detail::check(graft_function_call(detail::output_slots(), detail::kMaxOutputs, &n, f_.get(), ctx.c(), a.data(),
-                                      static_cast<int>(a.size())));
+    detail::RunOptionsArg opts(timeout_ms, cancellation);
+    detail::check(graft_function_call_with_options(detail::output_slots(), detail::kMaxOutputs, &n, f_.get(), ctx.c(),
+                                                   a.data(), static_cast<int>(a.size()), opts.get()));
     return detail::take_slots(n, ctx.ref());
   }
   /* A call with tensor arguments only, in one step: the concrete function for them (traced if
    * needed), called; returns both (a binding maps the concrete function to its output structure). */
-  FunctionCall call_values(Context &ctx, const std::vector<Value> &args) {
+  FunctionCall call_values(Context &ctx, const std::vector<Value> &args, const Cancellation *cancellation = nullptr) {
     detail::ActiveContext active(ctx.ref());
     std::vector<graft_arg> a(args.size());
     for (size_t i = 0; i < args.size(); ++i) {
@@ -543,8 +549,10 @@ class Function {
     result.concrete_ = ConcreteFunction(cf, f_);
     std::vector<const graft_value *> in = detail::raw_values(args);
     int n = 0;
-    detail::check(graft_concrete_function_call(detail::output_slots(), detail::kMaxOutputs, &n, cf, ctx.c(),
-                                               in.data(), static_cast<int>(in.size())));
+    detail::RunOptionsArg opts(0, cancellation);
+    detail::check(graft_concrete_function_call_with_options(detail::output_slots(), detail::kMaxOutputs, &n, cf,
+                                                            ctx.c(), in.data(), static_cast<int>(in.size()),
+                                                            opts.get()));
     result.outputs_ = detail::take_slots(n, ctx.ref());
     return result;
   }

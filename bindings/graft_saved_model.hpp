@@ -63,8 +63,10 @@ class SavedModel {
     detail::check(graft_saved_model_signature(&s, m_.get(), name.c_str()));
     return describe(s);
   }
+  /* timeout_ms and cancellation as Session::run's. */
   std::vector<Tensor> run(const std::string &signature, const std::vector<std::string> &input_keys,
-                          const std::vector<Tensor> &inputs, const std::vector<std::string> &output_keys) {
+                          const std::vector<Tensor> &inputs, const std::vector<std::string> &output_keys,
+                          int64_t timeout_ms = 0, const Cancellation *cancellation = nullptr) {
     if (input_keys.size() != inputs.size()) throw Error(GRAFT_EINVAL, "graft: run needs one tensor per input key");
     if (output_keys.empty()) throw Error(GRAFT_EINVAL, "graft: run needs the keys of the outputs to fetch");
     std::vector<const char *> ik, ok;
@@ -73,8 +75,10 @@ class SavedModel {
     for (const auto &k : output_keys) ok.push_back(k.c_str());
     for (const Tensor &t : inputs) in.push_back(t.get());
     std::vector<graft_tensor *> out(ok.size(), nullptr);
-    detail::check(graft_saved_model_run(out.data(), m_.get(), signature.c_str(), ik.data(), in.data(),
-                                        static_cast<int>(in.size()), ok.data(), static_cast<int>(ok.size())));
+    detail::RunOptionsArg opts(timeout_ms, cancellation);
+    detail::check(graft_saved_model_run_with_options(out.data(), m_.get(), signature.c_str(), ik.data(), in.data(),
+                                                     static_cast<int>(in.size()), ok.data(),
+                                                     static_cast<int>(ok.size()), opts.get()));
     std::vector<Tensor> result;
     for (graft_tensor *t : out) result.emplace_back(t);
     return result;

@@ -321,7 +321,8 @@ Status SavedModel::ReadVariable(std::string_view path, Tensor* out) {
 }
 
 Status SavedModel::Run(std::string_view name, const std::vector<std::pair<std::string, Tensor>>& inputs,
-                       const std::vector<std::string>& output_keys, std::vector<Tensor>* outputs) {
+                       const std::vector<std::string>& output_keys, std::vector<Tensor>* outputs,
+                       const RunControl* control) {
   const Signature* sig = FindSignature(name);
   if (sig != nullptr && !sig->unavailable.empty()) return errors::Unimplemented(sig->unavailable);
   if (sig == nullptr) {
@@ -373,7 +374,8 @@ Status SavedModel::Run(std::string_view name, const std::vector<std::pair<std::s
     }
     fetches.push_back(it->tensor);
   }
-  return session_->Run(feeds, fetches, {}, outputs).WithContext(StrCat("signature '", name, "'"));
+  return session_->Run(feeds, fetches, {}, outputs, nullptr, false, control)
+      .WithContext(StrCat("signature '", name, "'"));
 }
 
 }  // namespace graft

@@ -50,8 +50,10 @@ class SavedModel {
 
   // Runs signature (or restored concrete function) `name`: inputs by key (every input the outputs depend on must be given),
   // outputs by key (empty: all, in key order). Errors name the signature and the key.
+  // control, when given, may stop the run before any kernel (runtime/run_control.h).
   Status Run(std::string_view name, const std::vector<std::pair<std::string, Tensor>>& inputs,
-             const std::vector<std::string>& output_keys, std::vector<Tensor>* outputs);
+             const std::vector<std::string>& output_keys, std::vector<Tensor>* outputs,
+             const RunControl* control = nullptr);
 
  private:
   SavedModel() = default;

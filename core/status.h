@@ -29,6 +29,7 @@ enum class Code : int {
   kDataLoss,
   kDevice,
   kCancelled,
+  kDeadlineExceeded,
 };
 
 class [[nodiscard]] Status {
@@ -81,6 +82,7 @@ GRAFT_DEFINE_ERROR(Internal, kInternal)
 GRAFT_DEFINE_ERROR(DataLoss, kDataLoss)
 GRAFT_DEFINE_ERROR(DeviceError, kDevice)
 GRAFT_DEFINE_ERROR(Cancelled, kCancelled)
+GRAFT_DEFINE_ERROR(DeadlineExceeded, kDeadlineExceeded)
 #undef GRAFT_DEFINE_ERROR
 }  // namespace errors
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/memory_account.h"
 #include "core/status.h"
 
 namespace graft {
@@ -31,7 +32,8 @@ class TensorBuffer {
 class AlignedBuffer final : public TensorBuffer {
  public:
   // A buffer of bytes bytes aligned to kTensorAlignment, zero-filled when zero is set;
-  // kResourceExhausted when the allocation fails. A size of 0 gives a null data().
+  // kResourceExhausted when the allocation fails or would pass a memory cap (the calling
+  // thread's MemoryAccount, the process's). A size of 0 gives a null data().
   static Status Allocate(size_t bytes, bool zero, std::shared_ptr<TensorBuffer>* out);
   ~AlignedBuffer() override;
   void* data() const override { return data_; }
@@ -48,6 +50,8 @@ class AlignedBuffer final : public TensorBuffer {
  private:
   void* data_;
   size_t size_;
+  std::shared_ptr<MemoryAccount> account_;  // charged with size_ bytes, or none
+  bool process_charged_ = false;            // the process's account too
 };
 
 class BorrowedBuffer final : public TensorBuffer {

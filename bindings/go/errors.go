@@ -30,6 +30,7 @@ const (
 	CodeDataLoss      Code = -12
 	CodeDevice        Code = -13
 	CodeCancelled     Code = -14
+	CodeDeadline      Code = -15
 )
 
 // String returns the code's C name, e.g. "GRAFT_EINVAL".
@@ -72,6 +73,7 @@ var (
 	ErrDataLoss      = newError(CodeDataLoss, "data loss")
 	ErrDevice        = newError(CodeDevice, "device error")
 	ErrCancelled     = newError(CodeCancelled, "cancelled")
+	ErrDeadline      = newError(CodeDeadline, "deadline exceeded")
 )
 
 // errClosed is the failure of a method called after Close.

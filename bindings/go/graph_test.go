@@ -142,3 +142,21 @@ func TestGraphErrors(t *testing.T) {
 		t.Fatalf("bad attr value: %v", err)
 	}
 }
+
+// WithMaxMemory: a run whose tensors would pass the cap fails with ErrNoMemory naming the op;
+// the session stays usable.
+func TestSessionMaxMemory(t *testing.T) {
+	g := must(graft.NewGraph())
+	x := must(g.Placeholder("x", graft.Float32, graft.MakeShape(-1, 3)))
+	w := must(g.Const("w", newMatrix(t, 3, 1, 1, 10, 100)))
+	y := must(g.AddOp("MatMul", "y").AddInput(x).AddInput(w).Finish())
+	sess := must(graft.NewSession(g, graft.WithMaxMemory(1024)))
+	big := make([]float32, 3*1000)
+	_, err := sess.Run(map[graft.Output]*graft.Tensor{x: newMatrix(t, 1000, 3, big...)}, []graft.Output{y.Output(0)}, nil)
+	if !errors.Is(err, graft.ErrNoMemory) || !strings.Contains(err.Error(), "MatMul op 'y'") ||
+		!strings.Contains(err.Error(), "memory cap of 1024 bytes") {
+		t.Fatalf("got %v", err)
+	}
+	out := must(sess.Run(map[graft.Output]*graft.Tensor{x: newMatrix(t, 1, 3, 1, 2, 3)}, []graft.Output{y.Output(0)}, nil))
+	assertFloats(t, must(out[0].Float32s()), []float32{321})
+}

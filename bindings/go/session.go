@@ -19,6 +19,7 @@ type sessionOptions struct {
 	disabledRewrites uint
 	defaultDevice    string
 	strictPlacement  bool
+	maxMemory        int64
 }
 
 // SessionOption configures NewSession.
@@ -45,6 +46,10 @@ func WithDefaultDevice(device string) SessionOption {
 // running on the CPU.
 func WithStrictPlacement() SessionOption { return func(o *sessionOptions) { o.strictPlacement = true } }
 
+// WithMaxMemory caps the tensor memory the session's runs hold at once at bytes: an allocation
+// past it fails its op with an error naming the op, the bytes and the cap (ErrNoMemory).
+func WithMaxMemory(bytes int64) SessionOption { return func(o *sessionOptions) { o.maxMemory = bytes } }
+
 // Graph rewrites a session may be told not to make.
 var (
 	RewriteConstantFolding      = raw.GRAFT_REWRITE_CONSTANT_FOLDING
@@ -66,7 +71,7 @@ func NewSession(g *Graph, opts ...SessionOption) (*Session, error) {
 	defer g.h.release()
 	r, err := get(func() raw.Session {
 		return raw.NewSession__SWIG_0(rg, o.numThreads, o.trackMemory, o.disabledRewrites, o.defaultDevice,
-			o.strictPlacement)
+			o.strictPlacement, o.maxMemory)
 	})
 	if err != nil {
 		return nil, err

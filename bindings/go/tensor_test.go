@@ -188,6 +188,7 @@ func TestConstantsMatchC(t *testing.T) {
 		graft.CodePrecondition: raw.GRAFT_EPRECONDITION, graft.CodeUnimplemented: raw.GRAFT_EUNIMPLEMENTED,
 		graft.CodeInternal: raw.GRAFT_EINTERNAL, graft.CodeDataLoss: raw.GRAFT_EDATALOSS,
 		graft.CodeDevice: raw.GRAFT_EDEVICE, graft.CodeCancelled: raw.GRAFT_ECANCELLED,
+		graft.CodeDeadline: raw.GRAFT_EDEADLINE,
 	}
 	for code, c := range codes {
 		if int(code) != int(c) {

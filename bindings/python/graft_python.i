@@ -21,7 +21,8 @@ static void graft_python_raise(int code, const char *message) {
     $action
   } catch (const graft::Error &e) {
     SWIG_PYTHON_THREAD_BEGIN_BLOCK;
-    graft_python_raise(e.code(), e.what());
+    /* A run cancelled by Ctrl-C (graft_python_extra.i): Python's pending KeyboardInterrupt. */
+    if (e.code() != GRAFT_ECANCELLED || PyErr_CheckSignals() == 0) graft_python_raise(e.code(), e.what());
     SWIG_PYTHON_THREAD_END_BLOCK;
     SWIG_fail;
   } catch (const std::exception &e) {

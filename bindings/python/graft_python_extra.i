@@ -1,8 +1,144 @@
 /*
  * bindings/python/graft_python_extra.i: Python-only helpers, included at the end of graft.i (after
  * the classes they use): single-crossing fast paths for the hot calls of graft.function and eager
- * ops, and the benchmark baseline.
+ * ops, Ctrl-C cancelling runs, and the benchmark baseline.
  */
+
+/* Ctrl-C stops the runs Python's main thread has in flight. A SIGINT handler put in front of
+ * Python's own cancels the token of each such run, then calls Python's handler, which raises
+ * KeyboardInterrupt once the run has returned (with GRAFT_ECANCELLED). Runs of other threads go
+ * on, as Python delivers KeyboardInterrupt to the main thread only.
+ * Each run takes one of kSlots slots, each with a token made at install: free (0), claimed (1)
+ * or armed (2); the handler cancels the armed ones. A signal handler reaches nothing but
+ * globals: these are set once, by install_interrupt_cancellation, before the handler is. */
+%{
+#include <atomic>
+#include <csignal>
+#include <pthread.h>
+namespace graft_python_interrupt {
+constexpr int kSlots = 16;  // runs nested on the main thread at once (a py_function's own runs)
+graft::Cancellation *g_tokens[kSlots];      // made once, never freed (the process's)
+graft_cancellation *g_raw[kSlots];          // their C handles, for the handler
+std::atomic<int> g_state[kSlots];           // 0 free, 1 claimed, 2 armed
+std::atomic<unsigned> g_signals{0};         // SIGINTs seen
+std::atomic<bool> g_ready{false};
+pthread_t g_main;                           // Python's main thread
+struct sigaction g_previous;                // Python's handler, called after ours
+static_assert(std::atomic<int>::is_always_lock_free && std::atomic<unsigned>::is_always_lock_free);
+
+void OnSigint(int sig, siginfo_t *info, void *context) {
+  g_signals.fetch_add(1);
+  for (int i = 0; i < kSlots; ++i) {
+    if (g_state[i].load() == 2) graft_cancellation_cancel(g_raw[i]);
+  }
+  if ((g_previous.sa_flags & SA_SIGINFO) != 0) {
+    if (g_previous.sa_sigaction != nullptr) g_previous.sa_sigaction(sig, info, context);
+  } else if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN) {
+    g_previous.sa_handler(sig);
+  }
+}
+
+// A forked child has only the thread that forked: no run of the parent's is in flight there.
+void AfterForkInChild() {
+  for (int i = 0; i < kSlots; ++i) g_state[i].store(0);
+  g_main = pthread_self();
+}
+
+/* Around one run from Python: a main-thread run takes a slot and its token (a run elsewhere,
+ * or with every slot taken, runs without). A SIGINT from the moment it starts cancels it:
+ * either the handler sees the slot armed, or the run sees the count of signals change. */
+class Scope {
+ public:
+  Scope() {
+    if (!g_ready.load(std::memory_order_acquire) || !pthread_equal(pthread_self(), g_main)) return;
+    for (int i = 0; i < kSlots; ++i) {
+      int free_slot = 0;
+      if (g_state[i].compare_exchange_strong(free_slot, 1)) {
+        slot_ = i;
+        break;
+      }
+    }
+    if (slot_ < 0) return;
+    const unsigned seen = g_signals.load();
+    g_tokens[slot_]->reset();
+    g_state[slot_].store(2);
+    if (g_signals.load() != seen) g_tokens[slot_]->cancel();
+  }
+  ~Scope() {
+    if (slot_ >= 0) g_state[slot_].store(0);
+  }
+  Scope(const Scope &) = delete;
+  Scope &operator=(const Scope &) = delete;
+  const graft::Cancellation *token() const { return slot_ >= 0 ? g_tokens[slot_] : nullptr; }
+
+ private:
+  int slot_ = -1;
+};
+}  // namespace graft_python_interrupt
+%}
+
+%inline %{
+namespace graft {
+/* Makes Ctrl-C cancel the runs made from Python's main thread (Session.run, callables,
+ * graft.function and concrete function calls, SavedModel signatures): puts a SIGINT handler in
+ * front of the one installed now, which it calls. graft/__init__.py calls it from the main
+ * thread when Python's default handler is installed. A later signal.signal(SIGINT, ...)
+ * replaces it (Ctrl-C then waits for the run to end, as before); calling this again puts it
+ * back in front. Returns whether it is installed. */
+inline bool install_interrupt_cancellation() {
+  using namespace graft_python_interrupt;
+  struct sigaction current;
+  if (sigaction(SIGINT, nullptr, &current) != 0) return false;
+  if ((current.sa_flags & SA_SIGINFO) != 0 && current.sa_sigaction == OnSigint) return true;  // in front already
+  if ((current.sa_flags & SA_SIGINFO) == 0 && (current.sa_handler == SIG_DFL || current.sa_handler == SIG_IGN)) {
+    return false;
+  }
+  if (!g_ready.load()) {
+    for (int i = 0; i < kSlots; ++i) {
+      g_tokens[i] = new Cancellation();
+      g_raw[i] = g_tokens[i]->c();
+      g_state[i].store(0);
+    }
+    graft_cancellation_cancel(nullptr);  // binds the symbol now: the handler must not run the dynamic linker
+    g_main = pthread_self();
+    pthread_atfork(nullptr, nullptr, AfterForkInChild);
+    g_ready.store(true, std::memory_order_release);
+  }
+  g_previous = current;
+  struct sigaction mine = current;  // the same mask and flags, with ours
+  mine.sa_flags |= SA_SIGINFO;
+  mine.sa_sigaction = OnSigint;
+  return sigaction(SIGINT, &mine, nullptr) == 0;
+}
+
+/* Session::run and Callable::run for Python: cancelled by Ctrl-C; timeout_ms > 0 a deadline. */
+inline std::vector<Tensor> session_run(Session &session, const std::vector<Output> &fetches,
+                                       const std::vector<Output> &feeds, const std::vector<Tensor> &feed_values,
+                                       const std::vector<Operation> &targets, int64_t timeout_ms) {
+  graft_python_interrupt::Scope scope;
+  return session.run(fetches, feeds, feed_values, targets, timeout_ms, scope.token());
+}
+inline std::vector<Tensor> callable_run(Callable &callable, const std::vector<Tensor> &feed_values,
+                                        int64_t timeout_ms) {
+  graft_python_interrupt::Scope scope;
+  return callable.run(feed_values, timeout_ms, scope.token());
+}
+/* SavedModel::run for Python: cancelled by Ctrl-C. */
+inline std::vector<Tensor> saved_model_run(SavedModel &model, const std::string &signature,
+                                           const std::vector<std::string> &input_keys,
+                                           const std::vector<Tensor> &inputs,
+                                           const std::vector<std::string> &output_keys) {
+  graft_python_interrupt::Scope scope;
+  return model.run(signature, input_keys, inputs, output_keys, 0, scope.token());
+}
+/* ConcreteFunction::call for Python: cancelled by Ctrl-C. */
+inline std::vector<Value> concrete_function_call(ConcreteFunction &function, Context &ctx,
+                                                 const std::vector<Value> &inputs) {
+  graft_python_interrupt::Scope scope;
+  return function.call(ctx, inputs, 0, scope.token());
+}
+}  // namespace graft
+%}
 /* For bench/bench_python_call.py: n calls of graft_function_call straight from C (outputs freed
  * as a C caller would), the baseline the Python call overhead is measured against. Seconds per
  * call. */
@@ -44,7 +180,8 @@ namespace graft {
  * crossing; returns (concrete function id, outputs are symbolic, [output values]).
  */
 inline PyObject *function_call_values(Function &function, Context &ctx, const std::vector<Value> &args) {
-  FunctionCall call = function.call_values(ctx, args);  // without the GIL (-threads)
+  graft_python_interrupt::Scope scope;  // Ctrl-C cancels it
+  FunctionCall call = function.call_values(ctx, args, scope.token());  // without the GIL (-threads)
   bool symbolic = !call.outputs_.empty() && call.outputs_[0].is_symbolic();
   SWIG_PYTHON_THREAD_BEGIN_BLOCK;
   PyObject *out = Py_BuildValue("(LON)", static_cast<long long>(call.concrete_.id()),

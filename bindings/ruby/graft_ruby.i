@@ -37,6 +37,7 @@ static const struct {
     {GRAFT_EDATALOSS, "DataLossError"},
     {GRAFT_EDEVICE, "DeviceError"},
     {GRAFT_ECANCELLED, "CancelledError"},
+    {GRAFT_EDEADLINE, "DeadlineExceededError"},
 };
 static VALUE graft_ruby_mGraft = Qnil;
 static VALUE graft_ruby_eError = Qnil;

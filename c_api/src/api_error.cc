@@ -37,6 +37,7 @@ int ToCode(Code code) {
     case Code::kDataLoss: return GRAFT_EDATALOSS;
     case Code::kDevice: return GRAFT_EDEVICE;
     case Code::kCancelled: return GRAFT_ECANCELLED;
+    case Code::kDeadlineExceeded: return GRAFT_EDEADLINE;
   }
   return GRAFT_EUNKNOWN;
 }
@@ -96,6 +97,7 @@ Code FromCode(int code) {
     case GRAFT_EDATALOSS: return Code::kDataLoss;
     case GRAFT_EDEVICE: return Code::kDevice;
     case GRAFT_ECANCELLED: return Code::kCancelled;
+    case GRAFT_EDEADLINE: return Code::kDeadlineExceeded;
     default: return Code::kUnknown;
   }
 }
@@ -157,6 +159,7 @@ GRAFT_API const char* graft_status_name(int status) {
     case GRAFT_EDATALOSS: return "GRAFT_EDATALOSS";
     case GRAFT_EDEVICE: return "GRAFT_EDEVICE";
     case GRAFT_ECANCELLED: return "GRAFT_ECANCELLED";
+    case GRAFT_EDEADLINE: return "GRAFT_EDEADLINE";
     default: return "GRAFT_EUNKNOWN";
   }
 }
@@ -177,6 +180,7 @@ GRAFT_API const char* graft_status_str(int status) {
     case GRAFT_EDATALOSS: return "data loss or corruption";
     case GRAFT_EDEVICE: return "device error";
     case GRAFT_ECANCELLED: return "cancelled";
+    case GRAFT_EDEADLINE: return "deadline exceeded";
     default: return "unknown error";
   }
 }

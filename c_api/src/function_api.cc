@@ -5,6 +5,7 @@
 
 #include "c_api/src/api_error.h"
 #include "c_api/src/eager_handles.h"
+#include "c_api/src/run_options_api.h"
 #include "graft/control_flow.h"
 #include "core/eager/control_flow.h"
 #include "core/runtime/host_function.h"
@@ -156,20 +157,33 @@ GRAFT_API int graft_function_new(graft_function** out, const char* name, graft_t
 
 GRAFT_API void graft_function_free(graft_function* function) { delete function; }
 
+static Status FunctionCall(graft_value** outputs, int capacity, int* noutputs, graft_function* function,
+                           graft_context* ctx, const graft_arg* args, int nargs, const graft_run_options* options) {
+  GRAFT_CHECK_ARG(noutputs);
+  GRAFT_CHECK_ARG(function);
+  GRAFT_CHECK_ARG(ctx);
+  if (capacity < 0) return graft::errors::InvalidArgument("capacity is ", capacity);
+  if (capacity > 0) GRAFT_CHECK_ARG(outputs);
+  graft::RunControl control;
+  GRAFT_RETURN_IF_ERROR(graft::capi::RunControlFromC(options, &control));
+  std::vector<Arg> a;
+  GRAFT_RETURN_IF_ERROR(ArgsFromC(args, nargs, &a));
+  std::vector<Value> outs;
+  GRAFT_RETURN_IF_ERROR(function->fn->Call(ctx->ctx, a, &outs, &control));
+  return graft::capi::HandOutValues(outputs, capacity, noutputs, outs);
+}
+
 GRAFT_API int graft_function_call(graft_value** outputs, int capacity, int* noutputs, graft_function* function,
                                   graft_context* ctx, const graft_arg* args, int nargs) {
-  return Guard("graft_function_call", [&]() -> Status {
-    GRAFT_CHECK_ARG(noutputs);
-    GRAFT_CHECK_ARG(function);
-    GRAFT_CHECK_ARG(ctx);
-    if (capacity < 0) return graft::errors::InvalidArgument("capacity is ", capacity);
-    if (capacity > 0) GRAFT_CHECK_ARG(outputs);
-    std::vector<Arg> a;
-    GRAFT_RETURN_IF_ERROR(ArgsFromC(args, nargs, &a));
-    std::vector<Value> outs;
-    GRAFT_RETURN_IF_ERROR(function->fn->Call(ctx->ctx, a, &outs));
-    return graft::capi::HandOutValues(outputs, capacity, noutputs, outs);
-  });
+  return Guard("graft_function_call",
+               [&] { return FunctionCall(outputs, capacity, noutputs, function, ctx, args, nargs, nullptr); });
+}
+
+GRAFT_API int graft_function_call_with_options(graft_value** outputs, int capacity, int* noutputs,
+                                               graft_function* function, graft_context* ctx, const graft_arg* args,
+                                               int nargs, const graft_run_options* options) {
+  return Guard("graft_function_call_with_options",
+               [&] { return FunctionCall(outputs, capacity, noutputs, function, ctx, args, nargs, options); });
 }
 
 GRAFT_API int graft_function_get_concrete(graft_concrete_function** out, graft_function* function, graft_context* ctx,
@@ -245,24 +259,39 @@ GRAFT_API graft_output graft_concrete_function_output(const graft_concrete_funct
   return graft::capi::ToC(f->fn->outputs()[static_cast<size_t>(i)]);
 }
 
+static Status ConcreteFunctionCall(graft_value** outputs, int capacity, int* noutputs, graft_concrete_function* f,
+                                   graft_context* ctx, const graft_value* const* inputs, int ninputs,
+                                   const graft_run_options* options) {
+  GRAFT_CHECK_ARG(noutputs);
+  GRAFT_CHECK_ARG(f);
+  GRAFT_CHECK_ARG(ctx);
+  if (capacity < 0 || ninputs < 0) return graft::errors::InvalidArgument("a count is negative");
+  if (capacity > 0) GRAFT_CHECK_ARG(outputs);
+  if (ninputs > 0) GRAFT_CHECK_ARG(inputs);
+  graft::RunControl control;
+  GRAFT_RETURN_IF_ERROR(graft::capi::RunControlFromC(options, &control));
+  std::vector<Value> in;
+  for (int i = 0; i < ninputs; ++i) {
+    if (inputs[i] == nullptr) return graft::errors::InvalidArgument("input ", i, " is NULL");
+    in.push_back(inputs[i]->v);
+  }
+  std::vector<Value> outs;
+  GRAFT_RETURN_IF_ERROR(f->fn->Call(ctx->ctx, in, &outs, &control));
+  return graft::capi::HandOutValues(outputs, capacity, noutputs, outs);
+}
+
 GRAFT_API int graft_concrete_function_call(graft_value** outputs, int capacity, int* noutputs, graft_concrete_function* f,
                                            graft_context* ctx, const graft_value* const* inputs, int ninputs) {
-  return Guard("graft_concrete_function_call", [&]() -> Status {
-    GRAFT_CHECK_ARG(noutputs);
-    GRAFT_CHECK_ARG(f);
-    GRAFT_CHECK_ARG(ctx);
-    if (capacity < 0 || ninputs < 0) return graft::errors::InvalidArgument("a count is negative");
-    if (capacity > 0) GRAFT_CHECK_ARG(outputs);
-    if (ninputs > 0) GRAFT_CHECK_ARG(inputs);
-    std::vector<Value> in;
-    for (int i = 0; i < ninputs; ++i) {
-      if (inputs[i] == nullptr) return graft::errors::InvalidArgument("input ", i, " is NULL");
-      in.push_back(inputs[i]->v);
-    }
-    std::vector<Value> outs;
-    GRAFT_RETURN_IF_ERROR(f->fn->Call(ctx->ctx, in, &outs));
-    return graft::capi::HandOutValues(outputs, capacity, noutputs, outs);
-  });
+  return Guard("graft_concrete_function_call",
+               [&] { return ConcreteFunctionCall(outputs, capacity, noutputs, f, ctx, inputs, ninputs, nullptr); });
+}
+
+GRAFT_API int graft_concrete_function_call_with_options(graft_value** outputs, int capacity, int* noutputs,
+                                                        graft_concrete_function* f, graft_context* ctx,
+                                                        const graft_value* const* inputs, int ninputs,
+                                                        const graft_run_options* options) {
+  return Guard("graft_concrete_function_call_with_options",
+               [&] { return ConcreteFunctionCall(outputs, capacity, noutputs, f, ctx, inputs, ninputs, options); });
 }
 
 GRAFT_API int graft_concrete_function_to_function_def(void** out_data, size_t* out_len, const graft_concrete_function* f) {

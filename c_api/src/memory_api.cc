@@ -5,6 +5,7 @@
 
 #include "c_api/src/api_error.h"
 #include "core/buffer_cache.h"
+#include "core/memory_account.h"
 #include "graft/memory.h"
 
 namespace graft::capi {
@@ -23,3 +24,14 @@ extern "C" GRAFT_API void graft_buffer_free(void* data) { std::free(data); }
 // The cache of freed tensor buffers (core/buffer_cache.h).
 extern "C" GRAFT_API size_t graft_memory_cached_bytes(void) { return graft::BufferCache::Global().cached_bytes(); }
 extern "C" GRAFT_API size_t graft_memory_release_cached(void) { return graft::BufferCache::Global().Release(); }
+
+// The process's memory cap (core/memory_account.h).
+extern "C" GRAFT_API int graft_memory_set_limit(int64_t bytes) {
+  return graft::capi::Guard("graft_memory_set_limit", [&]() -> graft::Status {
+    if (bytes < 0) return graft::errors::InvalidArgument("the limit is ", bytes, " bytes; 0 means no cap");
+    graft::MemoryAccount::SetProcessLimit(bytes);
+    return graft::Status::Ok();
+  });
+}
+extern "C" GRAFT_API int64_t graft_memory_limit(void) { return graft::MemoryAccount::Process().limit(); }
+extern "C" GRAFT_API int64_t graft_memory_in_use(void) { return graft::MemoryAccount::Process().used(); }

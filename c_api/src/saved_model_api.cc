@@ -3,6 +3,7 @@
 
 #include "c_api/src/api_error.h"
 #include "c_api/src/handles.h"
+#include "c_api/src/run_options_api.h"
 #include "core/saved_model.h"
 #include "core/saved_model_writer.h"
 #include "graft/saved_model.h"
@@ -190,36 +191,54 @@ GRAFT_API int graft_signature_tensor(graft_output* out, const graft_signature* s
   });
 }
 
+static Status SavedModelRun(graft_tensor** out_values, graft_saved_model* model, const char* signature,
+                            const char* const* input_keys, graft_tensor* const* inputs, int ninputs,
+                            const char* const* output_keys, int noutputs, const graft_run_options* options) {
+  graft::RunControl control;
+  GRAFT_RETURN_IF_ERROR(graft::capi::RunControlFromC(options, &control));
+  GRAFT_CHECK_ARG(out_values);
+  GRAFT_CHECK_ARG(model);
+  GRAFT_CHECK_ARG(signature);
+  if (ninputs < 0 || noutputs < 0) return graft::errors::InvalidArgument("a count is negative");
+  if (ninputs > 0) {
+    GRAFT_CHECK_ARG(input_keys);
+    GRAFT_CHECK_ARG(inputs);
+  }
+  if (noutputs > 0) GRAFT_CHECK_ARG(output_keys);
+  std::vector<std::pair<std::string, graft::Tensor>> in;
+  for (int i = 0; i < ninputs; ++i) {
+    if (input_keys[i] == nullptr) return graft::errors::InvalidArgument("input key ", i, " is NULL");
+    if (inputs[i] == nullptr) return graft::errors::InvalidArgument("input ", i, " ('", input_keys[i], "') is NULL");
+    in.emplace_back(input_keys[i], inputs[i]->tensor);
+  }
+  std::vector<std::string> keys;
+  for (int i = 0; i < noutputs; ++i) {
+    if (output_keys[i] == nullptr) return graft::errors::InvalidArgument("output key ", i, " is NULL");
+    keys.emplace_back(output_keys[i]);
+  }
+  std::vector<graft::Tensor> values;
+  GRAFT_RETURN_IF_ERROR(model->model->Run(signature, in, keys, &values, &control));
+  std::vector<std::unique_ptr<graft_tensor>> handles;
+  for (graft::Tensor& v : values) handles.push_back(std::make_unique<graft_tensor>(std::move(v)));
+  for (size_t i = 0; i < handles.size(); ++i) out_values[i] = handles[i].release();
+  return Status::Ok();
+}
+
 GRAFT_API int graft_saved_model_run(graft_tensor** out_values, graft_saved_model* model, const char* signature,
                                     const char* const* input_keys, graft_tensor* const* inputs, int ninputs,
                                     const char* const* output_keys, int noutputs) {
-  return Guard("graft_saved_model_run", [&]() -> Status {
-    GRAFT_CHECK_ARG(out_values);
-    GRAFT_CHECK_ARG(model);
-    GRAFT_CHECK_ARG(signature);
-    if (ninputs < 0 || noutputs < 0) return graft::errors::InvalidArgument("a count is negative");
-    if (ninputs > 0) {
-      GRAFT_CHECK_ARG(input_keys);
-      GRAFT_CHECK_ARG(inputs);
-    }
-    if (noutputs > 0) GRAFT_CHECK_ARG(output_keys);
-    std::vector<std::pair<std::string, graft::Tensor>> in;
-    for (int i = 0; i < ninputs; ++i) {
-      if (input_keys[i] == nullptr) return graft::errors::InvalidArgument("input key ", i, " is NULL");
-      if (inputs[i] == nullptr) return graft::errors::InvalidArgument("input ", i, " ('", input_keys[i], "') is NULL");
-      in.emplace_back(input_keys[i], inputs[i]->tensor);
-    }
-    std::vector<std::string> keys;
-    for (int i = 0; i < noutputs; ++i) {
-      if (output_keys[i] == nullptr) return graft::errors::InvalidArgument("output key ", i, " is NULL");
-      keys.emplace_back(output_keys[i]);
-    }
-    std::vector<graft::Tensor> values;
-    GRAFT_RETURN_IF_ERROR(model->model->Run(signature, in, keys, &values));
-    std::vector<std::unique_ptr<graft_tensor>> handles;
-    for (graft::Tensor& v : values) handles.push_back(std::make_unique<graft_tensor>(std::move(v)));
-    for (size_t i = 0; i < handles.size(); ++i) out_values[i] = handles[i].release();
-    return Status::Ok();
+  return Guard("graft_saved_model_run", [&] {
+    return SavedModelRun(out_values, model, signature, input_keys, inputs, ninputs, output_keys, noutputs, nullptr);
+  });
+}
+
+GRAFT_API int graft_saved_model_run_with_options(graft_tensor** out_values, graft_saved_model* model,
+                                                 const char* signature, const char* const* input_keys,
+                                                 graft_tensor* const* inputs, int ninputs,
+                                                 const char* const* output_keys, int noutputs,
+                                                 const graft_run_options* options) {
+  return Guard("graft_saved_model_run_with_options", [&] {
+    return SavedModelRun(out_values, model, signature, input_keys, inputs, ninputs, output_keys, noutputs, options);
   });
 }
 

@@ -3,6 +3,7 @@
 
 #include "c_api/src/api_error.h"
 #include "c_api/src/handles.h"
+#include "c_api/src/run_options_api.h"
 #include "core/device_spec.h"
 #include "core/runtime/session.h"
 #include "graft/session.h"
@@ -63,6 +64,12 @@ Status SessionOptionsFromC(const graft_session_options* options, SessionOptions*
     }
     o->placement.strict = options->strict_placement != 0;
   }
+  if (options->version >= 3) {
+    if (options->max_memory_bytes < 0) {
+      return errors::InvalidArgument("options.max_memory_bytes is ", options->max_memory_bytes, "; 0 means no cap");
+    }
+    o->max_memory_bytes = options->max_memory_bytes;
+  }
   return Status::Ok();
 }
 }  // namespace graft::capi
@@ -95,6 +102,55 @@ Status RunArgsFromC(const graft_output* feeds, int nfeeds, const graft_output* f
 }
 }  // namespace
 
+namespace {
+Status SessionRun(graft_tensor** out_values, graft_session* session, const graft_output* feeds,
+                  graft_tensor* const* feed_values, int nfeeds, const graft_output* fetches, int nfetches,
+                  graft_op* const* targets, int ntargets, const graft_run_options* options) {
+  GRAFT_CHECK_ARG(session);
+  graft::RunControl control;
+  GRAFT_RETURN_IF_ERROR(graft::capi::RunControlFromC(options, &control));
+  RunArgs a;
+  GRAFT_RETURN_IF_ERROR(RunArgsFromC(feeds, nfeeds, fetches, nfetches, targets, ntargets, &a));
+  if (nfetches > 0) GRAFT_CHECK_ARG(out_values);
+  if (nfeeds > 0) GRAFT_CHECK_ARG(feed_values);
+  std::vector<std::pair<graft::Output, graft::Tensor>> f;
+  for (int i = 0; i < nfeeds; ++i) {
+    if (feed_values[i] == nullptr) return graft::errors::InvalidArgument("feed value ", i, " is NULL");
+    f.emplace_back(a.feeds[static_cast<size_t>(i)], feed_values[i]->tensor);
+  }
+  std::vector<graft::Tensor> values;
+  graft::RunStats stats;
+  GRAFT_RETURN_IF_ERROR(
+      session->session.Run(f, a.fetches, a.targets, &values, &stats, session->track_memory, &control));
+  HandOut(session, std::move(values), stats, out_values);
+  return Status::Ok();
+}
+
+Status CallableRun(graft_tensor** out_values, graft_callable* callable, graft_tensor* const* feed_values, int nfeeds,
+                   const graft_run_options* options) {
+  GRAFT_CHECK_ARG(callable);
+  graft::RunControl control;
+  GRAFT_RETURN_IF_ERROR(graft::capi::RunControlFromC(options, &control));
+  if (nfeeds != callable->num_feeds) {
+    return graft::errors::InvalidArgument(nfeeds, " feed values for a callable of ", callable->num_feeds, " feeds");
+  }
+  if (nfeeds > 0) GRAFT_CHECK_ARG(feed_values);
+  if (callable->num_fetches > 0) GRAFT_CHECK_ARG(out_values);
+  std::vector<graft::Tensor> f;
+  f.reserve(static_cast<size_t>(nfeeds));
+  for (int i = 0; i < nfeeds; ++i) {
+    if (feed_values[i] == nullptr) return graft::errors::InvalidArgument("feed value ", i, " is NULL");
+    f.push_back(feed_values[i]->tensor);
+  }
+  std::vector<graft::Tensor> values;
+  graft::RunStats stats;
+  graft_session* s = callable->session;
+  GRAFT_RETURN_IF_ERROR(s->session.RunCallable(*callable->exe, f, &values, &stats, s->track_memory, &control));
+  HandOut(s, std::move(values), stats, out_values);
+  return Status::Ok();
+}
+}  // namespace
+
 extern "C" {
 
 GRAFT_API int graft_session_new(graft_session** out, graft_graph* graph, const graft_session_options* options) {
@@ -115,25 +171,21 @@ GRAFT_API int graft_session_new(graft_session** out, graft_graph* graph, const g
 
 GRAFT_API void graft_session_free(graft_session* session) { delete session; }
 
+
 GRAFT_API int graft_session_run(graft_tensor** out_values, graft_session* session, const graft_output* feeds,
                                 graft_tensor* const* feed_values, int nfeeds, const graft_output* fetches, int nfetches,
                                 graft_op* const* targets, int ntargets) {
-  return Guard("graft_session_run", [&]() -> Status {
-    GRAFT_CHECK_ARG(session);
-    RunArgs a;
-    GRAFT_RETURN_IF_ERROR(RunArgsFromC(feeds, nfeeds, fetches, nfetches, targets, ntargets, &a));
-    if (nfetches > 0) GRAFT_CHECK_ARG(out_values);
-    if (nfeeds > 0) GRAFT_CHECK_ARG(feed_values);
-    std::vector<std::pair<graft::Output, graft::Tensor>> f;
-    for (int i = 0; i < nfeeds; ++i) {
-      if (feed_values[i] == nullptr) return graft::errors::InvalidArgument("feed value ", i, " is NULL");
-      f.emplace_back(a.feeds[static_cast<size_t>(i)], feed_values[i]->tensor);
-    }
-    std::vector<graft::Tensor> values;
-    graft::RunStats stats;
-    GRAFT_RETURN_IF_ERROR(session->session.Run(f, a.fetches, a.targets, &values, &stats, session->track_memory));
-    HandOut(session, std::move(values), stats, out_values);
-    return Status::Ok();
+  return Guard("graft_session_run", [&] {
+    return SessionRun(out_values, session, feeds, feed_values, nfeeds, fetches, nfetches, targets, ntargets, nullptr);
+  });
+}
+
+GRAFT_API int graft_session_run_with_options(graft_tensor** out_values, graft_session* session,
+                                             const graft_output* feeds, graft_tensor* const* feed_values, int nfeeds,
+                                             const graft_output* fetches, int nfetches, graft_op* const* targets,
+                                             int ntargets, const graft_run_options* options) {
+  return Guard("graft_session_run_with_options", [&] {
+    return SessionRun(out_values, session, feeds, feed_values, nfeeds, fetches, nfetches, targets, ntargets, options);
   });
 }
 
@@ -157,32 +209,25 @@ GRAFT_API int graft_session_make_callable(graft_callable** out, graft_session* s
 
 GRAFT_API int graft_callable_run(graft_tensor** out_values, graft_callable* callable, graft_tensor* const* feed_values,
                                  int nfeeds) {
-  return Guard("graft_callable_run", [&]() -> Status {
-    GRAFT_CHECK_ARG(callable);
-    if (nfeeds != callable->num_feeds) {
-      return graft::errors::InvalidArgument(nfeeds, " feed values for a callable of ", callable->num_feeds, " feeds");
-    }
-    if (nfeeds > 0) GRAFT_CHECK_ARG(feed_values);
-    if (callable->num_fetches > 0) GRAFT_CHECK_ARG(out_values);
-    std::vector<graft::Tensor> f;
-    f.reserve(static_cast<size_t>(nfeeds));
-    for (int i = 0; i < nfeeds; ++i) {
-      if (feed_values[i] == nullptr) return graft::errors::InvalidArgument("feed value ", i, " is NULL");
-      f.push_back(feed_values[i]->tensor);
-    }
-    std::vector<graft::Tensor> values;
-    graft::RunStats stats;
-    graft_session* s = callable->session;
-    GRAFT_RETURN_IF_ERROR(s->session.RunCallable(*callable->exe, f, &values, &stats, s->track_memory));
-    HandOut(s, std::move(values), stats, out_values);
-    return Status::Ok();
-  });
+  return Guard("graft_callable_run", [&] { return CallableRun(out_values, callable, feed_values, nfeeds, nullptr); });
+}
+
+GRAFT_API int graft_callable_run_with_options(graft_tensor** out_values, graft_callable* callable,
+                                              graft_tensor* const* feed_values, int nfeeds,
+                                              const graft_run_options* options) {
+  return Guard("graft_callable_run_with_options",
+               [&] { return CallableRun(out_values, callable, feed_values, nfeeds, options); });
 }
 
 GRAFT_API void graft_callable_free(graft_callable* callable) { delete callable; }
 
 GRAFT_API int64_t graft_session_last_ops_run(const graft_session* session) {
   return session ? session->last_ops_run.load(std::memory_order_relaxed) : 0;
+}
+
+GRAFT_API int64_t graft_session_memory_in_use(const graft_session* session) {
+  const graft::MemoryAccount* m = session != nullptr ? session->session.memory() : nullptr;
+  return m != nullptr ? m->used() : -1;
 }
 
 GRAFT_API int64_t graft_session_last_peak_bytes(const graft_session* session) {

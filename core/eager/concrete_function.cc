@@ -35,16 +35,18 @@ Status ConcreteFunction::Create(std::string name, Trace& trace, std::vector<Outp
   return Status::Ok();
 }
 
-Status ConcreteFunction::Call(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs) const {
+Status ConcreteFunction::Call(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs,
+                              const RunControl* control) const {
   if (args.size() != args_.size()) {
     return errors::InvalidArgument("function '", name_, "' takes ", args_.size(), " inputs, but ", args.size(),
                                    " were given");
   }
   if (Trace* t = ctx.current_trace()) return CallInTrace(*t, args, outputs);
-  return CallEager(ctx, args, outputs);
+  return CallEager(ctx, args, outputs, control);
 }
 
-Status ConcreteFunction::CallEager(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs) const {
+Status ConcreteFunction::CallEager(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs,
+                                   const RunControl* control) const {
   std::vector<Tensor> feeds;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].is_symbolic() || !args[i].tensor.valid()) {
@@ -59,9 +61,9 @@ Status ConcreteFunction::CallEager(Context& ctx, const std::vector<Value>& args,
     }
     feeds.push_back(c.tensor);
   }
-  if (ctx.taping()) return CallTaped(ctx, args, outputs);
+  if (ctx.taping()) return CallTaped(ctx, args, outputs, control);
   std::vector<Tensor> results;
-  if (Status st = exe_->Run(feeds, &ctx.resources(), nullptr, &results, nullptr); !st.ok()) {
+  if (Status st = exe_->Run(feeds, &ctx.resources(), nullptr, &results, nullptr, control); !st.ok()) {
     return st.WithContext(StrCat("function '", name_, "'"));
   }
   outputs->clear();
@@ -74,7 +76,8 @@ Status ConcreteFunction::CallEager(Context& ctx, const std::vector<Value>& args,
 // function of its own; running the ops eagerly gives the same values and gradients, stateful
 // ops included, at eager speed). Every op the outputs or the stateful ops need runs, in
 // creation order (a topological order: a node is made after its inputs).
-Status ConcreteFunction::CallTaped(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs) const {
+Status ConcreteFunction::CallTaped(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs,
+                                   const RunControl* control) const {
   if (!graph_->functions().empty()) GRAFT_RETURN_IF_ERROR(ctx.AddFunctions(graph_->functions()));
   std::map<std::pair<const Node*, int>, Value> value_of;
   for (size_t i = 0; i < args.size(); ++i) value_of[{args_[i].node, args_[i].index}] = args[i];
@@ -94,11 +97,13 @@ Status ConcreteFunction::CallTaped(Context& ctx, const std::vector<Value>& args,
   }
   std::vector<const Node*> order(run.begin(), run.end());
   std::sort(order.begin(), order.end(), [](const Node* a, const Node* b) { return a->id() < b->id(); });
+  RunControlScope scope(control);  // the ops' own nested runs (While, calls) check it too
   for (const Node* n : order) {
     if (n->type() == "NoOp") continue;
     if (n->type() == "Placeholder") {
       return errors::Internal("function '", name_, "': placeholder '", n->name(), "' is not an argument");
     }
+    if (control != nullptr) GRAFT_RETURN_IF_ERROR(control->Check(*n).WithContext(StrCat("function '", name_, "'")));
     std::vector<Value> ins;
     for (const Output& in : n->inputs()) ins.push_back(value_of[{in.node, in.index}]);
     std::vector<Value> outs;

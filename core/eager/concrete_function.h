@@ -38,16 +38,20 @@ class ConcreteFunction {
   bool is_stateful() const { return !stateful_.empty(); }
 
   // Calls with one value per input: eagerly (concrete values) or, while ctx traces on this
-  // thread, as a call op recorded into that trace.
-  Status Call(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs) const;
+  // thread, as a call op recorded into that trace. control, when given, may stop an eager
+  // call before any of its ops (runtime/run_control.h).
+  Status Call(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs,
+              const RunControl* control = nullptr) const;
 
   // The FunctionDef of this function (serialized), made once.
   Status FunctionDef(const std::string** out) const;
 
  private:
   ConcreteFunction() = default;
-  Status CallEager(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs) const;
-  Status CallTaped(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs) const;
+  Status CallEager(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs,
+                   const RunControl* control) const;
+  Status CallTaped(Context& ctx, const std::vector<Value>& args, std::vector<Value>* outputs,
+                   const RunControl* control) const;
   Status CallInTrace(Trace& trace, const std::vector<Value>& args, std::vector<Value>* outputs) const;
 
   std::string name_;

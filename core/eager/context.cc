@@ -7,6 +7,7 @@
 #include "core/device_spec.h"
 #include "core/eager/tape.h"
 #include "core/runtime/denormal.h"
+#include "core/runtime/run_control.h"
 #include "core/runtime/device_set.h"
 #include "core/thread_owned.h"
 #include "core/variable.h"
@@ -234,6 +235,8 @@ Status Context::ExecuteEager(const OpCall& op, std::vector<Value>* outputs, Kern
   }
   OpKernelContext ctx(*ck->node, device, &resources_, std::span<Tensor* const>(ptrs, n),
                       std::span<const uint8_t>(forwardable, n), std::span<Tensor>(outs, m));
+  // (A function's body run op by op for a gradient tape: its While and calls stop with it.)
+  ctx.set_run_control(RunControl::Current());
   if (Status st = ck->kernel->Compute(ctx); !st.ok()) return st.WithContext(StrCat(op.type, " op"));
   if (device != &device_) {
     for (size_t i = 0; i < m; ++i) {

@@ -322,7 +322,8 @@ Status PolymorphicFunction::GetConcreteFunction(Context& ctx, const std::vector<
   return Lookup(ctx, args, out);
 }
 
-Status PolymorphicFunction::Call(Context& ctx, const std::vector<Arg>& args, std::vector<Value>* outputs) {
+Status PolymorphicFunction::Call(Context& ctx, const std::vector<Arg>& args, std::vector<Value>* outputs,
+                                 const RunControl* control) {
   std::vector<Arg> a = args;
   std::shared_ptr<ConcreteFunction> f;
   GRAFT_RETURN_IF_ERROR(Lookup(ctx, a, &f));
@@ -330,7 +331,7 @@ Status PolymorphicFunction::Call(Context& ctx, const std::vector<Arg>& args, std
   for (const Arg& x : a) {
     if (x.kind == Arg::Kind::kValue) values.push_back(x.value);
   }
-  return f->Call(ctx, values, outputs);
+  return f->Call(ctx, values, outputs, control);
 }
 
 }  // namespace graft::eager

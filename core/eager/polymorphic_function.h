@@ -46,8 +46,9 @@ class PolymorphicFunction {
   PolymorphicFunction(std::string name, TraceFn fn, FunctionOptions options);
 
   const std::string& name() const { return name_; }
-  // Traces (once per signature) and calls.
-  Status Call(Context& ctx, const std::vector<Arg>& args, std::vector<Value>* outputs);
+  // Traces (once per signature) and calls; control as ConcreteFunction::Call's.
+  Status Call(Context& ctx, const std::vector<Arg>& args, std::vector<Value>* outputs,
+              const RunControl* control = nullptr);
   // The concrete function for these arguments (tracing it if needed).
   Status GetConcreteFunction(Context& ctx, const std::vector<Arg>& args, std::shared_ptr<ConcreteFunction>* out);
   // The concrete function for tensor arguments of these specs.

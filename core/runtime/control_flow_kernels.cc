@@ -96,7 +96,7 @@ class IfKernel : public OpKernel {
     args.reserve(static_cast<size_t>(ctx.num_inputs() - 1));
     for (int i = 1; i < ctx.num_inputs(); ++i) args.push_back(ctx.input(i));
     std::vector<Tensor> results;
-    GRAFT_RETURN_IF_ERROR((cond ? then_ : else_)->Run(args, ctx.resources(), &results));
+    GRAFT_RETURN_IF_ERROR((cond ? then_ : else_)->Run(args, ctx.resources(), &results, ctx.run_control()));
     for (size_t i = 0; i < results.size(); ++i) ctx.SetOutput(static_cast<int>(i), std::move(results[i]));
     return Status::Ok();
   }
@@ -138,7 +138,9 @@ class WhileKernel : public OpKernel {
     std::vector<Tensor> pred, next;
     for (int64_t iteration = 0;; ++iteration) {
       auto where = [&] { return StrCat("iteration ", iteration); };
-      GRAFT_RETURN_IF_ERROR(cond_->Run(vars, ctx.resources(), &pred).WithContext(where()));
+      // (The nested runs check before each kernel; this catches a loop of no kernels too.)
+      if (ctx.run_control() != nullptr) GRAFT_RETURN_IF_ERROR(ctx.run_control()->Check(node(), /*inside=*/true).WithContext(where()));
+      GRAFT_RETURN_IF_ERROR(cond_->Run(vars, ctx.resources(), &pred, ctx.run_control()).WithContext(where()));
       if (pred.size() != 1 || !pred[0].valid() || pred[0].rank() != 0) {
         return errors::InvalidArgument(where(), ": ", Role("cond", *cond_), " returned ",
                                        pred.size() == 1 ? StrCat("a tensor of shape ", pred[0].shape().ToString())
@@ -148,7 +150,7 @@ class WhileKernel : public OpKernel {
       bool go = false;
       GRAFT_RETURN_IF_ERROR(TensorTruth(pred[0], &go).WithContext(StrCat(where(), ": ", Role("cond", *cond_))));
       if (!go) break;
-      GRAFT_RETURN_IF_ERROR(body_->Run(vars, ctx.resources(), &next).WithContext(where()));
+      GRAFT_RETURN_IF_ERROR(body_->Run(vars, ctx.resources(), &next, ctx.run_control()).WithContext(where()));
       if (next.size() != vars.size()) {
         return errors::InvalidArgument(where(), ": ", Role("body", *body_), " returned ", next.size(),
                                        " values for ", vars.size(), " loop variables");

@@ -11,6 +11,8 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <new>
+#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -367,9 +369,10 @@ Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, co
   return Status::Ok();
 }
 
-Status Executor::RunStep(const Step& step, std::vector<Tensor>& slots, ResourceMgr* resources, bool parallel,
-                         const std::vector<uint8_t>* forward_override) const {
+Status Executor::RunStep(const Step& step, std::vector<Tensor>& slots, ResourceMgr* resources,
+                         const RunControl* control, bool parallel, const std::vector<uint8_t>* forward_override) const {
   const Node& n = *step.node;
+  if (control != nullptr) GRAFT_RETURN_IF_ERROR(control->Check(n));
   // Kernels read their inputs in place, from the slots; a small fixed array of pointers
   // avoids a heap allocation per step for the common arities.
   constexpr size_t kInline = 8;
@@ -411,7 +414,20 @@ Status Executor::RunStep(const Step& step, std::vector<Tensor>& slots, ResourceM
       forward_override != nullptr ? *forward_override : parallel ? step.sole_consumer : step.last_use;
   OpKernelContext ctx(n, step.device, resources, std::span<Tensor* const>(inputs, ni),
                       std::span<const uint8_t>(forward.data(), forward.size()), outputs);
-  Status s = step.kernel->Compute(ctx);
+  ctx.set_run_control(control);
+  Status s;
+  {
+    MemoryScope memory(control != nullptr ? control->memory : nullptr);
+    try {
+      s = step.kernel->Compute(ctx);
+    } catch (const std::bad_alloc&) {
+      // A kernel's own containers ran out: the error names the op (instead of the C API's
+      // bare "out of memory"), and a pool worker never sees the exception.
+      s = errors::ResourceExhausted("out of memory");
+    } catch (const std::length_error&) {
+      s = errors::ResourceExhausted("out of memory (a container of more elements than it can hold)");
+    }
+  }
   if (!s.ok()) return Status(s.code(), StrCat(Where(n), ": ", s.message()));
   for (int i = 0; i < step.num_outputs; ++i) {
     if (!outputs[static_cast<size_t>(i)].valid()) {
@@ -427,7 +443,8 @@ Status Executor::RunStep(const Step& step, std::vector<Tensor>& slots, ResourceM
   return Status::Ok();
 }
 
-Status Executor::RunSequential(std::vector<Tensor>& slots, ResourceMgr* resources, RunStats* stats) const {
+Status Executor::RunSequential(std::vector<Tensor>& slots, ResourceMgr* resources, RunStats* stats,
+                               const RunControl* control) const {
   // Constants are resident for the whole run; other values count from their producer to
   // their last reader.
   int64_t live = const_bytes_;
@@ -441,7 +458,7 @@ Status Executor::RunSequential(std::vector<Tensor>& slots, ResourceMgr* resource
         if (step.last_use[i] && !const_slot_[static_cast<size_t>(from)]) in_bytes += Bytes(slots[static_cast<size_t>(from)]);
       }
     }
-    GRAFT_RETURN_IF_ERROR(RunStep(step, slots, resources, /*parallel=*/false));
+    GRAFT_RETURN_IF_ERROR(RunStep(step, slots, resources, control, /*parallel=*/false));
     if (stats && !step.is_const) {
       for (int i = 0; i < step.num_outputs; ++i) live += Bytes(slots[static_cast<size_t>(step.first_output + i)]);
       peak = std::max(peak, live);
@@ -462,6 +479,7 @@ struct Executor::ParallelRun {
   const Executor* exe;
   std::vector<Tensor>* slots;
   ResourceMgr* resources;
+  const RunControl* control;
   bool track;
   std::unique_ptr<std::atomic<int>[]> pending;
   std::unique_ptr<std::atomic<int>[]> readers;  // consumers left per slot
@@ -503,7 +521,7 @@ void Executor::Work(const std::shared_ptr<ParallelRun>& st) {
     local.pop_back();
     const Step& step = exe.steps_[static_cast<size_t>(k)];
     if (!st->failed.load(std::memory_order_relaxed)) {
-      Status s = exe.RunStep(step, slots, st->resources, /*parallel=*/true);
+      Status s = exe.RunStep(step, slots, st->resources, st->control, /*parallel=*/true);
       if (!s.ok()) {
         std::lock_guard lock(st->mu);
         if (!st->failed.exchange(true)) st->error = s;
@@ -547,11 +565,12 @@ void Executor::Work(const std::shared_ptr<ParallelRun>& st) {
 }
 
 Status Executor::RunParallel(std::vector<Tensor>& slots, ResourceMgr* resources, ThreadPool* pool,
-                             RunStats* stats) const {
+                             RunStats* stats, const RunControl* control) const {
   auto st = std::make_shared<ParallelRun>();
   st->exe = this;
   st->slots = &slots;
   st->resources = resources;
+  st->control = control;
   st->track = stats != nullptr;
   st->pending.reset(new std::atomic<int>[steps_.size()]);
   for (size_t k = 0; k < steps_.size(); ++k) st->pending[k].store(steps_[k].num_predecessors);
@@ -575,7 +594,8 @@ Status Executor::RunParallel(std::vector<Tensor>& slots, ResourceMgr* resources,
 }
 
 Status Executor::Run(const std::vector<Tensor>& feed_values, ResourceMgr* resources, ThreadPool* pool,
-                     std::vector<Tensor>* fetch_values, RunStats* stats) const {
+                     std::vector<Tensor>* fetch_values, RunStats* stats, const RunControl* control) const {
+  if (control != nullptr && !control->active()) control = nullptr;
   // Kernels run in TensorFlow's floating-point mode (subnormals flushed, rounding to nearest);
   // the caller's mode is back on return.
   // (Pool workers keep the mode for their whole life; nested function calls change nothing.)
@@ -599,9 +619,10 @@ Status Executor::Run(const std::vector<Tensor>& feed_values, ResourceMgr* resour
   }
   bool parallel = pool != nullptr && pool->size() > 0 && steps_.size() > 16 && !chain_like_;
   if (has_control_flow_) {
-    GRAFT_RETURN_IF_ERROR(frames_->Run(slots, resources, pool, stats));
+    GRAFT_RETURN_IF_ERROR(frames_->Run(slots, resources, pool, stats, control));
   } else {
-    GRAFT_RETURN_IF_ERROR(parallel ? RunParallel(slots, resources, pool, stats) : RunSequential(slots, resources, stats));
+    GRAFT_RETURN_IF_ERROR(parallel ? RunParallel(slots, resources, pool, stats, control)
+                                   : RunSequential(slots, resources, stats, control));
   }
   fetch_values->clear();
   for (int s : fetch_slots_) {

@@ -19,6 +19,7 @@
 #include "core/runtime/device_set.h"
 #include "core/runtime/kernel.h"
 #include "core/runtime/rewrites.h"
+#include "core/runtime/run_control.h"
 #include "core/runtime/resource_mgr.h"
 #include "core/runtime/thread_pool.h"
 
@@ -47,9 +48,10 @@ class Executor {
   // does not run.
   const Device* PlacementOf(const std::string& op_name) const;
 
-  // Runs with feed values (in the order of the feeds); fills one tensor per fetch.
+  // Runs with feed values (in the order of the feeds); fills one tensor per fetch. control,
+  // when given, may stop the run before any kernel (run_control.h).
   Status Run(const std::vector<Tensor>& feed_values, ResourceMgr* resources, ThreadPool* pool,
-             std::vector<Tensor>* fetch_values, RunStats* stats) const;
+             std::vector<Tensor>* fetch_values, RunStats* stats, const RunControl* control = nullptr) const;
 
   size_t num_nodes() const { return steps_.size(); }
 
@@ -79,12 +81,14 @@ class Executor {
 
   struct ParallelRun;
   static void Work(const std::shared_ptr<ParallelRun>& st);
-  Status RunSequential(std::vector<Tensor>& slots, ResourceMgr* resources, RunStats* stats) const;
-  Status RunParallel(std::vector<Tensor>& slots, ResourceMgr* resources, ThreadPool* pool, RunStats* stats) const;
+  Status RunSequential(std::vector<Tensor>& slots, ResourceMgr* resources, RunStats* stats,
+                       const RunControl* control) const;
+  Status RunParallel(std::vector<Tensor>& slots, ResourceMgr* resources, ThreadPool* pool, RunStats* stats,
+                     const RunControl* control) const;
   // forward, when given, says which inputs the kernel may overwrite in place (instead of the
   // step's static sole_consumer / last_use).
-  Status RunStep(const Step& step, std::vector<Tensor>& slots, ResourceMgr* resources, bool parallel,
-                 const std::vector<uint8_t>* forward = nullptr) const;
+  Status RunStep(const Step& step, std::vector<Tensor>& slots, ResourceMgr* resources, const RunControl* control,
+                 bool parallel, const std::vector<uint8_t>* forward = nullptr) const;
 
   // The fused nodes of the plan (fusion.h): declared before steps_, whose kernels point at
   // them, so that it is destroyed after them.

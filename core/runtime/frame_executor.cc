@@ -661,7 +661,7 @@ struct FrameExecutor::FrameRun {
 };
 
 Status FrameExecutor::Run(std::vector<Tensor>& root_slots, ResourceMgr* resources, ThreadPool* pool,
-                          RunStats* stats) const {
+                          RunStats* stats, const RunControl* control) const {
   const std::vector<Step>& steps = exe_.steps_;
   // Shared by the threads working on the run: the frame bookkeeping, guarded by mu. Kernels
   // compute outside the lock; control-flow ops (cheap) run under it.
@@ -713,7 +713,7 @@ Status FrameExecutor::Run(std::vector<Tensor>& root_slots, ResourceMgr* resource
 
   // Takes ready steps until the run is finished (or failed). Kernels run outside the lock, so
   // several workers compute independent ops (and iterations) at once.
-  auto work = [this, resources, worth_sharing, kMaxSteps](const std::shared_ptr<Shared>& shared) {
+  auto work = [this, resources, control, worth_sharing, kMaxSteps](const std::shared_ptr<Shared>& shared) {
     Shared& st = *shared;
     std::vector<uint8_t> forward;  // inputs the kernel may overwrite
     std::vector<Tensor> outs;
@@ -753,7 +753,7 @@ Status FrameExecutor::Run(std::vector<Tensor>& root_slots, ResourceMgr* resource
         }
         ++st.in_flight;
         lock.unlock();
-        result = exe_.RunStep(s, it->slots, resources, /*parallel=*/true, &forward);
+        result = exe_.RunStep(s, it->slots, resources, control, /*parallel=*/true, &forward);
         outs.resize(static_cast<size_t>(s.num_outputs));
         if (result.ok()) {
           for (int i = 0; i < s.num_outputs; ++i) {
@@ -767,7 +767,9 @@ Status FrameExecutor::Run(std::vector<Tensor>& root_slots, ResourceMgr* resource
           for (int slot : s.inputs) st.run.Release(it, slot);
         }
       } else {
-        result = st.run.ControlStep(k, it, dead);
+        // (Checked here too: a loop whose iterations are control steps alone stops as well.)
+        result = control != nullptr ? control->Check(*s.node) : Status::Ok();
+        if (result.ok()) result = st.run.ControlStep(k, it, dead);
       }
       st.run.StepDone(it);
       if (!result.ok() && st.error.ok()) st.error = result;

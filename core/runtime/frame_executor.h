@@ -27,7 +27,8 @@ class FrameExecutor {
                         std::unique_ptr<FrameExecutor>* out);
 
   // Runs the plan: root_slots holds the fed values and gets the fetched ones.
-  Status Run(std::vector<Tensor>& root_slots, ResourceMgr* resources, ThreadPool* pool, RunStats* stats) const;
+  Status Run(std::vector<Tensor>& root_slots, ResourceMgr* resources, ThreadPool* pool, RunStats* stats,
+             const RunControl* control) const;
 
  private:
   using Step = Executor::Step;

@@ -50,7 +50,7 @@ class FunctionCallKernel : public OpKernel {
     args.reserve(static_cast<size_t>(ctx.num_inputs()));
     for (int i = 0; i < ctx.num_inputs(); ++i) args.push_back(ctx.input(i));
     std::vector<Tensor> results;
-    GRAFT_RETURN_IF_ERROR(runner_->Run(args, ctx.resources(), &results));
+    GRAFT_RETURN_IF_ERROR(runner_->Run(args, ctx.resources(), &results, ctx.run_control()));
     for (size_t i = 0; i < results.size(); ++i) ctx.SetOutput(static_cast<int>(i), std::move(results[i]));
     return Status::Ok();
   }

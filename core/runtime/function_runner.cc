@@ -84,10 +84,11 @@ Status FunctionRunner::Create(const Graph& caller, const std::string& name, std:
   return Status::Ok();
 }
 
-Status FunctionRunner::Run(const std::vector<Tensor>& args, ResourceMgr* resources, std::vector<Tensor>* results) const {
+Status FunctionRunner::Run(const std::vector<Tensor>& args, ResourceMgr* resources, std::vector<Tensor>* results,
+                           const RunControl* control) const {
   // The body runs on the calling thread: a call inside a pool worker must not wait on the
   // same pool.
-  Status s = exe_->Run(args, resources, nullptr, results, nullptr);
+  Status s = exe_->Run(args, resources, nullptr, results, nullptr, control);
   if (!s.ok()) return s.WithContext(StrCat("in function '", body_->name, "'"));
   return s;
 }

@@ -42,8 +42,10 @@ class FunctionRunner {
   size_t num_args() const { return body_->args.size(); }
   size_t num_results() const { return body_->rets.size(); }
 
-  // Runs the function; errors are prefixed with "in function 'NAME'". Thread-safe.
-  Status Run(const std::vector<Tensor>& args, ResourceMgr* resources, std::vector<Tensor>* results) const;
+  // Runs the function; errors are prefixed with "in function 'NAME'". control: the calling
+  // run's (a kernel's ctx.run_control()), which may stop the body. Thread-safe.
+  Status Run(const std::vector<Tensor>& args, ResourceMgr* resources, std::vector<Tensor>* results,
+             const RunControl* control = nullptr) const;
 
  private:
   FunctionRunner() = default;

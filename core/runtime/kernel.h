@@ -18,6 +18,8 @@
 
 namespace graft {
 
+struct RunControl;  // run_control.h
+
 class Device;
 class ResourceMgr;
 
@@ -50,6 +52,11 @@ class OpKernelContext {
   // The variable behind reference input i (a TensorFlow 1 variable).
   Status InputRef(int i, std::shared_ptr<Variable>* out) const;
 
+  // The run's deadline and cancellation (run_control.h), or nullptr: kernels that run nested
+  // graphs (function calls, If, While) pass it on, so the nested runs stop with the outer one.
+  const RunControl* run_control() const { return run_control_; }
+  void set_run_control(const RunControl* control) { run_control_ = control; }
+
  private:
   const Node& node_;
   Device* device_;
@@ -57,6 +64,7 @@ class OpKernelContext {
   std::span<Tensor* const> inputs_;
   std::span<const uint8_t> forwardable_;  // input i is not needed after this kernel
   std::span<Tensor> outputs_;
+  const RunControl* run_control_ = nullptr;
 };
 
 class OpKernel {

@@ -1,5 +1,6 @@
 #include "core/runtime/rewrites.h"
 
+#include <exception>
 #include <map>
 
 #include "core/runtime/denormal.h"
@@ -7,6 +8,16 @@
 
 namespace graft {
 namespace {
+
+// An op that runs functions (While, If, PartitionedCall, ...) is never folded: its body may
+// loop for as long as it likes, and preparing a run (where folding happens) has no deadline
+// or cancellation; the run itself checks them between the body's kernels.
+bool CallsFunctions(const Node& n) {
+  for (const auto& [name, value] : n.attrs()) {
+    if (value.type() == AttrType::kFunc || value.type() == AttrType::kFuncList) return true;
+  }
+  return false;
+}
 
 bool IsIdentityLike(const std::string& type) {
   return type == "Identity" || type == "Snapshot" || type == "StopGradient" || type == "PreventGradient";
@@ -122,7 +133,7 @@ Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_s
       nodes.push_back(std::move(p));
       continue;
     }
-    if (options.constant_folding && removable && n->type() != "Const" && !p.inputs.empty() &&
+    if (options.constant_folding && removable && n->type() != "Const" && !p.inputs.empty() && !CallsFunctions(*n) &&
         KernelRegistry::Global().HasKernel(n->type(), device->type())) {
       // All inputs constant: a Const, or a node folded already.
       std::vector<Tensor> in_values;
@@ -155,7 +166,11 @@ Status RewritePlan(const std::vector<const Node*>& order, const std::unordered_s
           OpKernelContext ctx(*n, device, resources, std::span<Tensor* const>(ptrs.data(), ptrs.size()),
                               std::span<const uint8_t>(forward.data(), forward.size()), outs);
           size_t out_bytes = 0;
-          bool ok = kernel->Compute(ctx).ok();
+          bool ok = false;
+          try {
+            ok = kernel->Compute(ctx).ok();
+          } catch (const std::exception&) {  // (out of memory: left to the run, which names the op)
+          }
           for (const Tensor& t : outs) {
             ok = ok && t.valid();
             out_bytes += t.byte_size();

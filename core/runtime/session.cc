@@ -13,6 +13,11 @@ Session::Session(const Graph* graph, const SessionOptions& options)
                                            kMaxThreads, " threads");
     return;
   }
+  if (options.max_memory_bytes < 0) {
+    init_status_ = errors::InvalidArgument("max_memory_bytes is ", options.max_memory_bytes, "; 0 means no cap");
+    return;
+  }
+  if (options.max_memory_bytes > 0) memory_ = std::make_shared<MemoryAccount>("the session's", options.max_memory_bytes);
   int n = options.num_threads;
   if (n == 0) n = std::min(static_cast<int>(std::thread::hardware_concurrency()), kMaxThreads);
   // The calling thread works too: a run on n threads needs n - 1 workers.
@@ -74,16 +79,25 @@ Status Session::MakeCallable(const std::vector<Output>& feeds, const std::vector
 }
 
 Status Session::RunCallable(const Executor& exe, const std::vector<Tensor>& feed_values,
-                            std::vector<Tensor>* outputs, RunStats* stats, bool track_memory) {
+                            std::vector<Tensor>* outputs, RunStats* stats, bool track_memory,
+                            const RunControl* control) {
   GRAFT_RETURN_IF_ERROR(init_status_);
-  GRAFT_RETURN_IF_ERROR(exe.Run(feed_values, &resources_, pool_.get(), outputs, track_memory ? stats : nullptr));
+  RunControl with_memory;
+  if (memory_ != nullptr) {
+    // The run's kernels allocate from the session's account, whatever else the control says.
+    if (control != nullptr) with_memory = *control;
+    with_memory.memory = memory_.get();
+    control = &with_memory;
+  }
+  GRAFT_RETURN_IF_ERROR(
+      exe.Run(feed_values, &resources_, pool_.get(), outputs, track_memory ? stats : nullptr, control));
   if (stats) stats->nodes_run = static_cast<int64_t>(exe.num_nodes());
   return Status::Ok();
 }
 
 Status Session::Run(const std::vector<std::pair<Output, Tensor>>& feeds, const std::vector<Output>& fetches,
                     const std::vector<const Node*>& targets, std::vector<Tensor>* outputs, RunStats* stats,
-                    bool track_memory) {
+                    bool track_memory, const RunControl* control) {
   std::vector<Output> feed_tensors;
   std::vector<Tensor> feed_values;
   for (const auto& [t, v] : feeds) {
@@ -92,7 +106,7 @@ Status Session::Run(const std::vector<std::pair<Output, Tensor>>& feeds, const s
   }
   std::shared_ptr<const Executor> exe;
   GRAFT_RETURN_IF_ERROR(MakeCallable(feed_tensors, fetches, targets, &exe));
-  return RunCallable(*exe, feed_values, outputs, stats, track_memory);
+  return RunCallable(*exe, feed_values, outputs, stats, track_memory, control);
 }
 
 }  // namespace graft

@@ -19,6 +19,10 @@ struct SessionOptions {
   int num_threads = 0;
   RewriteOptions rewrites;
   PlacementPolicy placement;
+  // > 0: the tensor memory the session's runs may hold at once (their kernels' outputs, alive
+  // until their last reader, or until the caller frees a fetched one); an allocation past it
+  // fails its op with kResourceExhausted. 0: no cap.
+  int64_t max_memory_bytes = 0;
 };
 
 class Session {
@@ -35,9 +39,10 @@ class Session {
   // (those started are stopped again); runs then return this error.
   const Status& init_status() const { return init_status_; }
 
+  // control, when given, may stop the run before any kernel (run_control.h).
   Status Run(const std::vector<std::pair<Output, Tensor>>& feeds, const std::vector<Output>& fetches,
              const std::vector<const Node*>& targets, std::vector<Tensor>* outputs, RunStats* stats = nullptr,
-             bool track_memory = false);
+             bool track_memory = false, const RunControl* control = nullptr);
 
   // A run prepared once for fixed feeds, fetches and targets (TensorFlow's MakeCallable):
   // RunCallable then only runs kernels, without looking the run up. The executor stays
@@ -45,9 +50,11 @@ class Session {
   Status MakeCallable(const std::vector<Output>& feeds, const std::vector<Output>& fetches,
                       const std::vector<const Node*>& targets, std::shared_ptr<const Executor>* out);
   Status RunCallable(const Executor& exe, const std::vector<Tensor>& feed_values, std::vector<Tensor>* outputs,
-                     RunStats* stats = nullptr, bool track_memory = false);
+                     RunStats* stats = nullptr, bool track_memory = false, const RunControl* control = nullptr);
 
   ResourceMgr& resources() { return resources_; }
+  // The session's memory account (under max_memory_bytes), or nullptr without a cap.
+  const MemoryAccount* memory() const { return memory_.get(); }
   const Graph& graph() const { return *graph_; }
   const DeviceSet& devices() const { return *devices_; }
   int num_threads() const { return pool_ ? pool_->size() + 1 : 1; }
@@ -61,6 +68,7 @@ class Session {
   std::unique_ptr<DeviceSet> devices_;  // the CPU and the registered device types' devices
   ResourceMgr resources_;
   std::unique_ptr<ThreadPool> pool_;
+  std::shared_ptr<MemoryAccount> memory_;  // shared with the buffers charged to it
   Status init_status_;
   std::mutex mu_;  // guards cache_
   struct Cached {

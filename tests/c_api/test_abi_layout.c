@@ -69,18 +69,26 @@ ABI_FIELD(graft_function_options, ninput_signature, 16, 4);
 ABI_FIELD(graft_function_options, reduce_retracing, 20, 4);
 
 /* session.h */
-ABI_SIZE(graft_session_options, 32, 8);
+ABI_SIZE(graft_session_options, 40, 8);
 ABI_FIELD(graft_session_options, version, 0, 4);
 ABI_FIELD(graft_session_options, num_threads, 4, 4);
 ABI_FIELD(graft_session_options, track_memory, 8, 4);
 ABI_FIELD(graft_session_options, disabled_rewrites, 12, 4);
 ABI_FIELD(graft_session_options, default_device, 16, 8);
 ABI_FIELD(graft_session_options, strict_placement, 24, 4);
+ABI_FIELD(graft_session_options, max_memory_bytes, 32, 8);
+
+/* run_options.h */
+ABI_SIZE(graft_run_options, 24, 8);
+ABI_FIELD(graft_run_options, version, 0, 4);
+ABI_FIELD(graft_run_options, timeout_ms, 8, 8);
+ABI_FIELD(graft_run_options, cancellation, 16, 8);
 
 #endif /* 64-bit */
 
 /* Versions of the options structs, which the library reads to know which fields a caller set. */
-ABI_VALUE(GRAFT_SESSION_OPTIONS_VERSION, 2);
+ABI_VALUE(GRAFT_SESSION_OPTIONS_VERSION, 3);
+ABI_VALUE(GRAFT_RUN_OPTIONS_VERSION, 1);
 ABI_VALUE(GRAFT_FUNCTION_OPTIONS_VERSION, 1);
 
 /* error.h */
@@ -99,6 +107,7 @@ ABI_VALUE(GRAFT_EINTERNAL, -11);
 ABI_VALUE(GRAFT_EDATALOSS, -12);
 ABI_VALUE(GRAFT_EDEVICE, -13);
 ABI_VALUE(GRAFT_ECANCELLED, -14);
+ABI_VALUE(GRAFT_EDEADLINE, -15);
 
 /* dtype.h: TensorFlow's DataType numbers; a reference dtype is its dtype + 100. */
 ABI_VALUE(GRAFT_DTYPE_REF_OFFSET, 100);

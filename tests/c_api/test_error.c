@@ -9,12 +9,13 @@ static void test_status_names(void **state) {
   assert_string_equal(graft_status_name(GRAFT_OK), "GRAFT_OK");
   assert_string_equal(graft_status_name(GRAFT_EINVAL), "GRAFT_EINVAL");
   assert_string_equal(graft_status_name(GRAFT_ECANCELLED), "GRAFT_ECANCELLED");
+  assert_string_equal(graft_status_name(GRAFT_EDEADLINE), "GRAFT_EDEADLINE");
   assert_string_equal(graft_status_name(-999), "GRAFT_EUNKNOWN");
   assert_string_equal(graft_status_str(GRAFT_ESHAPE), "incompatible shape");
   assert_string_equal(graft_status_str(12345), "unknown error");
   /* Every code from OK to the last one has its own name. */
-  for (int c = GRAFT_OK; c >= GRAFT_ECANCELLED; --c) {
-    for (int d = c - 1; d >= GRAFT_ECANCELLED; --d) {
+  for (int c = GRAFT_OK; c >= GRAFT_EDEADLINE; --c) {
+    for (int d = c - 1; d >= GRAFT_EDEADLINE; --d) {
       assert_string_not_equal(graft_status_name(c), graft_status_name(d));
     }
   }

@@ -420,5 +420,46 @@ if [ -n "$conformance" ] && [ -d "$models/half_plus_two_tf2" ]; then
   check "--fetch on a SavedModel is a usage error" failed_with 2 "--input and --output"
 fi
 
+# ---- --timeout: a loop that would run for hours stops with an error naming the op -------------
+loop_tf1="$here/../data/while_tf1.pb"
+# i0 starts the loop counter: from -2^31 + 1 the loop runs about 2^31 iterations.
+run_graft run "$loop_tf1" --feed 'x=[[1,2,3],[4,5,6]]' --feed i0=-2147483647 --fetch loop/Exit_1 --timeout 200
+check "run --timeout stops a TensorFlow 1 loop: non-zero, one line naming the op" failed_with 1 \
+  "^graft: cannot run .*: the run passed its deadline \(before op 'loop/[A-Za-z_0-9/]+' of type [A-Za-z0-9]+ ran\)"
+run_graft run "$loop_tf1" --feed 'x=[[1,2,3],[4,5,6]]' --fetch loop/Exit --timeout 60000
+check "run --timeout that is not reached changes nothing" eval 'succeeded && has_line "loop/Exit = array(3, dtype=int32)"'
+run_graft run "$loop_tf1" --fetch loop/Exit --timeout 0
+check "run --timeout 0: status 2, one line" failed_with 2 "^graft run: option '--timeout' needs a number of milliseconds > 0"
+run_graft run "$loop_tf1" --fetch loop/Exit --timeout soon
+check "run --timeout soon: status 2, one line" failed_with 2 "^graft run: option '--timeout' needs a number"
+# ---- --max-memory: a cap on the run's tensor memory ------------------------------------------
+if [ -n "$conformance" ] && [ -f "$graphs/addition_int32.pb" ]; then
+  run_graft run "$graphs/addition_int32.pb" --feed x=2 --feed y=3 --fetch z --max-memory 1M
+  check "run under --max-memory 1M" eval 'succeeded && has_line "z = array(5, dtype=int32)"'
+fi
+if [ -n "$conformance" ] && [ -f "$conformance/ops/Fill/graph.pb" ]; then
+  # A 16 GB tensor asked for by a feed of two numbers: refused, with the op, the bytes and the cap.
+  run_graft run "$conformance/ops/Fill/graph.pb" --feed 'd=[65536, 65536]' --fetch out --max-memory 1G
+  check "run over --max-memory: status 1, one line naming the op, the bytes and the cap" failed_with 1 \
+    "Fill op 'Fill': allocating 17179869184 bytes would pass the process's memory cap of 1073741824 bytes"
+  # The default cap (half the machine's memory) refuses it too, rather than letting it swap.
+  run_graft run "$conformance/ops/Fill/graph.pb" --feed 'd=[1048576, 1048576]' --fetch out
+  check "run with the default cap: a 4 TB Fill fails with one line" failed_with 1 "Fill op 'Fill': .*memory cap"
+fi
+if [ -n "$conformance" ] && [ -f "$graphs/addition_int32.pb" ]; then
+  run_graft run "$graphs/addition_int32.pb" --feed x=2 --feed y=3 --fetch z --max-memory 0
+  check "run --max-memory 0 (no cap)" eval 'succeeded && has_line "z = array(5, dtype=int32)"'
+fi
+run_graft run "$loop_tf1" --fetch loop/Exit --max-memory 12Q
+check "run --max-memory 12Q: status 2, one line" failed_with 2 "^graft run: option '--max-memory' needs a size"
+
+loop_v2="$conformance/gradients/while_power_v2"
+if [ -n "$conformance" ] && [ -d "$loop_v2" ]; then
+  run_graft run "$loop_v2/graph.pb" --feed "a=@$loop_v2/in_a.npy" --feed Const=-2147483647 \
+    --feed while/maximum_iterations=2147483647 --fetch out --timeout 200
+  check "run --timeout stops a functional While: non-zero, one line" failed_with 1 \
+    "^graft: cannot run .*StatelessWhile op 'while': iteration [0-9]+: .*passed its deadline"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

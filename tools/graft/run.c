@@ -11,9 +11,11 @@
  * (status 2); a name the graph lacks, a file that cannot be read and a failing run are
  * status 1.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "common.h"
@@ -41,6 +43,13 @@ const char tool_run_details[] =
     "                            it, or write it to OUT.npy; with no gradient (X does not reach\n"
     "                            a y, or only through integer tensors) print \"d/dX = None\"\n"
     "                            and write no file\n"
+    "  --timeout MS              stop the run if it has not finished after MS milliseconds\n"
+    "                            (a graph that loops forever, say): an error naming the op\n"
+    "  --max-memory SIZE         cap the tensor memory the run may hold at once: SIZE bytes,\n"
+    "                            or with a K, M or G suffix (powers of 1024); 0 for no cap.\n"
+    "                            Default: half of the machine's memory, so that a graph asking\n"
+    "                            for more fails with an error naming the op instead of\n"
+    "                            swapping or being killed\n"
     "  -h, --help                show this help\n"
     "\n"
     "At least one --fetch, --target or --grad-x is needed; each option may be given any number of times.\n"
@@ -54,6 +63,8 @@ const char tool_run_details[] =
     "  --output KEY[=OUT.npy]    print output KEY, or write it to OUT.npy (default: print all)\n"
     "  --then                    start another run of the same loaded model (variables keep\n"
     "                            their values): --signature, --input and --output again\n"
+    "  --timeout MS              as above, for the run it is given with (each --then\n"
+    "                            step takes its own)\n"
     "\n"
     "VALUE is @FILE.npy (a NumPy .npy file: versions 1.0 to 3.0, C order, numeric, bool or\n"
     "string dtypes) or a literal: a number, true or false, a quoted string, or nested lists of\n"
@@ -86,7 +97,30 @@ typedef struct {
   const char **tags;
   run_arg *inputs, *outputs;
   int ntags, ninputs, noutputs;
+  int64_t timeout_ms; /* --timeout: 0 none */
+  int64_t max_memory; /* --max-memory: 0 none, -1 the default */
 } run_args;
+
+/* Parses SIZE: digits with an optional K, M or G suffix (powers of 1024); -1 when malformed. */
+static int64_t parse_size(const char *text) {
+  char *end = NULL;
+  long long v = strtoll(text, &end, 10);
+  if (end == text || v < 0) return -1;
+  int64_t scale = 1;
+  if (*end == 'K' || *end == 'k') scale = 1024;
+  else if (*end == 'M' || *end == 'm') scale = 1024 * 1024;
+  else if (*end == 'G' || *end == 'g') scale = 1024 * 1024 * 1024;
+  if (scale != 1) ++end;
+  if (*end != '\0' || v > INT64_MAX / scale) return -1;
+  return (int64_t)v * scale;
+}
+
+/* The tool's default memory cap: half of the machine's memory (0, none, where unknown). */
+static int64_t default_max_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  return (int64_t)pages / 2 * (int64_t)page;
+}
 
 /* The value of option opt at argv[*i] ("--opt VALUE" or "--opt=VALUE"), or NULL if arg is not opt. */
 static const char *option_value(int argc, char **argv, int *i, const char *opt, int *missing) {
@@ -194,6 +228,16 @@ static int parse_args(run_args *args, int argc, char **argv) {
       if (missing || value[0] == '\0') return tool_usage_error(cmd, "option '--target' needs an op name");
       args->targets[args->ntargets].name = value;
       args->targets[args->ntargets++].value = NULL;
+    } else if (!options_done && ((value = option_value(argc, argv, &i, "--timeout", &missing)) != NULL || missing)) {
+      char *end = NULL;
+      long long ms = missing ? 0 : strtoll(value, &end, 10);
+      if (missing || end == value || *end != '\0' || ms <= 0)
+        return tool_usage_error(cmd, "option '--timeout' needs a number of milliseconds > 0");
+      args->timeout_ms = (int64_t)ms;
+    } else if (!options_done && ((value = option_value(argc, argv, &i, "--max-memory", &missing)) != NULL || missing)) {
+      args->max_memory = missing ? -1 : parse_size(value);
+      if (args->max_memory < 0)
+        return tool_usage_error(cmd, "option '--max-memory' needs a size: bytes, or a number with K, M or G");
     } else if (!options_done && ((value = option_value(argc, argv, &i, "--signature", &missing)) != NULL || missing)) {
       if (missing || value[0] == '\0') return tool_usage_error(cmd, "option '--signature' needs a name");
       args->signature = value;
@@ -363,8 +407,16 @@ static int run_graph(const run_args *args, graft_graph *graph) {
     status = TOOL_EXIT_FAILURE;
     goto done;
   }
-  if (session != NULL &&
-      graft_session_run(results, session, feeds, values, nfeeds, fetches, nfetches, targets, ntargets) != GRAFT_OK) {
+  graft_run_options run_options = GRAFT_RUN_OPTIONS_INIT;
+  run_options.timeout_ms = args->timeout_ms;
+  int run_rc = GRAFT_OK;
+  if (session != NULL) {
+    run_rc = args->timeout_ms > 0 ? graft_session_run_with_options(results, session, feeds, values, nfeeds, fetches,
+                                                                   nfetches, targets, ntargets, &run_options)
+                                   : graft_session_run(results, session, feeds, values, nfeeds, fetches, nfetches,
+                                                       targets, ntargets);
+  }
+  if (run_rc != GRAFT_OK) {
     tool_error_graft("cannot run '%s'", args->path);
     status = TOOL_EXIT_FAILURE;
     goto done;
@@ -452,6 +504,7 @@ static int run_saved_model_steps(int argc, char **argv, const run_args *first) {
     size_t used = 0;
     for (int k = 0; k < nsteps; ++k) {
       steps[k].signature = all[k].signature ? all[k].signature : "serving_default";
+      steps[k].timeout_ms = all[k].timeout_ms;
       steps[k].inputs = kv + used;
       steps[k].ninputs = all[k].ninputs;
       for (int i = 0; i < all[k].ninputs; ++i) kv[used++] = (tool_key_value){all[k].inputs[i].name, all[k].inputs[i].value};
@@ -474,10 +527,18 @@ static int run_saved_model_steps(int argc, char **argv, const run_args *first) {
 int tool_run_main(int argc, char **argv) {
   run_args args;
   memset(&args, 0, sizeof args);
+  args.max_memory = -1;
   /* The first step's arguments (up to any --then) say what the path is. */
   int first_end = 1;
   while (first_end < argc && strcmp(argv[first_end], "--then") != 0) ++first_end;
   int status = parse_args(&args, first_end, argv);
+  if (status == TOOL_EXIT_OK) {
+    /* The process's cap: every run and the model's loading (variables restored) count. */
+    if (graft_memory_set_limit(args.max_memory >= 0 ? args.max_memory : default_max_memory()) != GRAFT_OK) {
+      tool_error_graft("cannot set the memory cap");
+      status = TOOL_EXIT_FAILURE;
+    }
+  }
   if (status == TOOL_EXIT_OK && tool_is_directory(args.path)) {
     status = run_saved_model_steps(argc, argv, &args);
   } else if (status == TOOL_EXIT_OK && first_end < argc) {

@@ -195,7 +195,13 @@ static int run_step(graft_saved_model *model, const char *dir, const tool_run_st
   }
   for (int i = 0; i < noutputs; ++i) out_keys[i] = outputs[i].key;
   if (status != TOOL_EXIT_OK) goto done;
-  if (graft_saved_model_run(results, model, signature, in_keys, values, ninputs, out_keys, noutputs) != GRAFT_OK) {
+  graft_run_options run_options = GRAFT_RUN_OPTIONS_INIT;
+  run_options.timeout_ms = step->timeout_ms;
+  int run_rc = step->timeout_ms > 0 ? graft_saved_model_run_with_options(results, model, signature, in_keys, values,
+                                                                         ninputs, out_keys, noutputs, &run_options)
+                                    : graft_saved_model_run(results, model, signature, in_keys, values, ninputs,
+                                                            out_keys, noutputs);
+  if (run_rc != GRAFT_OK) {
     tool_error_graft("cannot run '%s'", dir);
     status = TOOL_EXIT_FAILURE;
     goto done;

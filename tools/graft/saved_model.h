@@ -5,6 +5,8 @@
 #ifndef GRAFT_TOOL_SAVED_MODEL_H
 #define GRAFT_TOOL_SAVED_MODEL_H
 
+#include <stdint.h>
+
 /* 1 if path names a directory (a SavedModel is one). */
 int tool_is_directory(const char *path);
 
@@ -22,6 +24,7 @@ typedef struct tool_run_step {
   const char *signature;
   const tool_key_value *inputs, *outputs;
   int ninputs, noutputs;
+  int64_t timeout_ms; /* 0: none */
 } tool_run_step;
 
 /* Loads the SavedModel in dir once and runs the steps in order (state such as variables

@@ -41,7 +41,7 @@ from graft.py_function import py_function, numpy_function
 from graft.custom_gradient import custom_gradient
 from graft.registries import RegisterGradient, NoGradient, NotDifferentiable, RegisterShape, no_gradient
 from graft.gradients_impl import gradients, UnconnectedGradients
-from graft.session import Session, InteractiveSession, get_default_session
+from graft.session import Session, InteractiveSession, get_default_session, RunOptions, RunMetadata, ConfigProto
 from graft.op_library import load_op_library, load_library
 from graft import saved_model
 from graft import autograph
@@ -155,3 +155,15 @@ def group(*inputs, name=None):
 
 
 from graft import compat  # noqa: E402 - needs the names above
+
+# Ctrl-C cancels the runs of the main thread in flight (graft_python_extra.i), then raises
+# KeyboardInterrupt as usual; only in front of Python's own default handler.
+def _install_interrupt_cancellation():
+    import signal
+    import threading
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        _c.install_interrupt_cancellation()
+
+
+_install_interrupt_cancellation()

@@ -83,6 +83,8 @@ for _name, _value in dict(placeholder=placeholder, disable_eager_execution=disab
                           container=_graft.container,
                           get_default_graph=_graft.get_default_graph, reset_default_graph=_graft.reset_default_graph,
                           Session=_graft.Session, InteractiveSession=_graft.InteractiveSession,
+                          RunOptions=_graft.RunOptions, RunMetadata=_graft.RunMetadata,
+                          ConfigProto=_graft.ConfigProto,
                           get_default_session=_graft.get_default_session, py_func=_graft.numpy_function,
                           global_variables=_variables.global_variables,
                           trainable_variables=_variables.trainable_variables,

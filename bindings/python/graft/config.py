@@ -63,7 +63,34 @@ def get_device_details(device):
     raise ValueError("Unrecognized device: %r" % (device,))
 
 
+def set_memory_limit(limit_bytes):
+    """Caps the tensor memory the whole process holds through Graft (every session, function
+    call and eager op) at limit_bytes; 0 removes the cap (the default). An allocation past it
+    raises ResourceExhaustedError naming the op, the bytes asked for and the cap
+    (graft_memory_set_limit)."""
+    from graft import errors
+    limit_bytes = int(limit_bytes)
+    if limit_bytes < 0:
+        raise ValueError(f"the memory limit must be >= 0 bytes (0: none), got {limit_bytes}")
+    rc = _c.graft_memory_set_limit(limit_bytes)
+    if rc != 0:
+        raise errors._from_c(rc, _c.graft_error_last())
+
+
+def get_memory_limit():
+    """The process's memory cap in bytes (0: none)."""
+    return int(_c.graft_memory_limit())
+
+
+def get_memory_in_use():
+    """The bytes of tensor memory counted against the process's cap now (0 while it has none)."""
+    return int(_c.graft_memory_in_use())
+
+
 experimental = _types.SimpleNamespace(
+    set_memory_limit=set_memory_limit,
+    get_memory_limit=get_memory_limit,
+    get_memory_in_use=get_memory_in_use,
     get_device_details=get_device_details,
     list_physical_devices=list_physical_devices,
     list_logical_devices=list_logical_devices,

@@ -69,6 +69,10 @@ class CancelledError(OpError):
     c_code = -14
 
 
+class DeadlineExceededError(OpError):
+    c_code = -15
+
+
 # C status code -> exception class (GRAFT_EDTYPE and GRAFT_ESHAPE are invalid arguments).
 _BY_CODE = {
     -1: UnknownError,
@@ -85,6 +89,7 @@ _BY_CODE = {
     -12: DataLossError,
     -13: UnavailableError,
     -14: CancelledError,
+    -15: DeadlineExceededError,
 }
 
 

@@ -344,7 +344,7 @@ class ConcreteFunction(_types.ConcreteFunction):
             values = _eager_values(args)
             if values is not None:
                 try:
-                    out = self._c.call(_fw._context, values)
+                    out = _c.concrete_function_call(self._c, _fw._context, values)
                 except errors.OpError as e:
                     _raise_pending(e)
                 if self._single:
@@ -359,7 +359,7 @@ class ConcreteFunction(_types.ConcreteFunction):
             return self._function._call_concrete_in_graph(self, tensors)
         values = [_value_of(t if not isinstance(t, (int, float)) else convert_to_tensor(t)) for t in tensors]
         try:
-            out = self._c.call(_fw._context, values)
+            out = _c.concrete_function_call(self._c, _fw._context, values)
         except errors.OpError as e:
             _raise_pending(e)
         return _wrap_outputs(self._out, out)
@@ -588,7 +588,7 @@ class Function(_types.GenericFunction):
         concrete = self._concrete_for(call)
         values = [_value_of(t) for t in call.tensors]
         try:
-            out = concrete._c.call(_fw._context, values)
+            out = _c.concrete_function_call(concrete._c, _fw._context, values)
         except errors.OpError as e:
             _raise_pending(e)
         return _wrap_outputs(concrete._out, out)

@@ -57,7 +57,7 @@ class _Signature:
             else:
                 tensors.append(_fw._host_c_tensor(value, dtype))
             keys.append(key)
-        outs = self._model._c.run(self.name, keys, tensors, self._outputs)
+        outs = _c.saved_model_run(self._model._c, self.name, keys, tensors, self._outputs)
         return {k: EagerTensor(_fw._context.from_tensor(t)) for k, t in zip(self._outputs, outs)}
 
     def __repr__(self):
@@ -267,7 +267,7 @@ class RestoredConcreteFunction:
             # A function Graft cannot call lists no inputs; running it reports why before it
             # looks at any key.
             self._model._c.run(self.name, [], [], ["output_0"])
-        outs = self._model._c.run(self.name, self._keys, flat, self._out_keys)
+        outs = _c.saved_model_run(self._model._c, self.name, self._keys, flat, self._out_keys)
         values = [EagerTensor(_fw._context.from_tensor(t)) for t in outs]
         return _rebuild(self._outputs, values)
 

@@ -53,13 +53,68 @@ def _flatten_fetches(fetches):
     return [fetches], lambda values: values[0]
 
 
+class RunOptions:
+    """Options of one Session.run (tf.compat.v1.RunOptions): timeout_in_ms > 0 stops the run
+    with DeadlineExceededError once that long has passed (checked before each op, loop
+    iterations included); 0 uses the session's ConfigProto.operation_timeout_in_ms. The other
+    fields of TensorFlow's message (tracing, debug options) are accepted and have no effect."""
+
+    def __init__(self, timeout_in_ms=0, trace_level=0, **unused):
+        self.timeout_in_ms = int(timeout_in_ms)
+        self.trace_level = trace_level
+        for name, value in unused.items():
+            setattr(self, name, value)
+
+    def __repr__(self):
+        return f"RunOptions(timeout_in_ms={self.timeout_in_ms})"
+
+
+class RunMetadata:
+    """tf.compat.v1.RunMetadata: accepted by Session.run; Graft records nothing into it."""
+
+    def __init__(self):
+        self.step_stats = None
+        self.partition_graphs = []
+
+
+class ConfigProto:
+    """Session options (tf.compat.v1.ConfigProto): operation_timeout_in_ms (> 0: the default
+    deadline of every run of the session), inter_op_parallelism_threads (the threads that run
+    the session's independent ops: 0 one per core, 1 the calling thread only, at most 1024).
+    Other fields are accepted and have no effect."""
+
+    def __init__(self, operation_timeout_in_ms=0, inter_op_parallelism_threads=0, intra_op_parallelism_threads=0,
+                 **unused):
+        self.operation_timeout_in_ms = int(operation_timeout_in_ms)
+        self.inter_op_parallelism_threads = int(inter_op_parallelism_threads)
+        self.intra_op_parallelism_threads = int(intra_op_parallelism_threads)
+        for name, value in unused.items():
+            setattr(self, name, value)
+
+
+def _timeout_ms(options, default):
+    t = getattr(options, "timeout_in_ms", 0) if options is not None else 0
+    if t < 0:
+        raise ValueError(f"RunOptions.timeout_in_ms must be >= 0, got {t}")
+    return t if t > 0 else default
+
+
 class Session:
     """Runs graph (the default graph when None). Usable as a context manager, which makes it
-    the default session."""
+    the default session. A run is cancelled by Ctrl-C (KeyboardInterrupt) and stops at its
+    deadline (RunOptions.timeout_in_ms, ConfigProto.operation_timeout_in_ms)."""
 
-    def __init__(self, target="", graph=None, config=None, num_threads=0):
+    def __init__(self, target="", graph=None, config=None, num_threads=0, max_memory_bytes=0):
+        """max_memory_bytes > 0 caps the tensor memory the session's runs hold at once (Graft's
+        own option): an allocation past it raises ResourceExhaustedError naming the op."""
         self._graph = graph if graph is not None else _fw.get_default_graph()
-        self._c = _c.Session(self._graph._c, num_threads)
+        if config is not None and not num_threads:
+            num_threads = getattr(config, "inter_op_parallelism_threads", 0) or 0
+        self._timeout = max(0, int(getattr(config, "operation_timeout_in_ms", 0) or 0)) if config is not None else 0
+        if max_memory_bytes:
+            self._c = _c.Session(self._graph._c, num_threads, False, 0, "", False, int(max_memory_bytes))
+        else:
+            self._c = _c.Session(self._graph._c, num_threads)
         self._closed = False
         self._default_ctx = None
         self._plans = {}   # fetch structure -> _fetch_plan's result
@@ -70,7 +125,7 @@ class Session:
         """A Session over an existing C session (a loaded SavedModel's) and its graph."""
         s = cls.__new__(cls)
         s._graph, s._c, s._closed, s._default_ctx = graph, c_session, False, None
-        s._plans, s._feeds = {}, {}
+        s._plans, s._feeds, s._timeout = {}, {}, 0
         return s
 
     @property
@@ -204,7 +259,8 @@ class Session:
                 info = self._feed_info(key)
                 feeds.append(info[0])
                 feed_values.append(self._feed_value(info, value))
-        values = self._c.run(fetch_outputs, feeds, feed_values, targets)
+        timeout = _timeout_ms(options, self._timeout) if options is not None else self._timeout
+        values = _c.session_run(self._c, fetch_outputs, feeds, feed_values, targets, timeout)
         return self._results(elements, values, rebuild)
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
@@ -217,14 +273,18 @@ class Session:
         elements, fetch_outputs, targets, rebuild = self._fetch_plan(fetches)
         infos = [self._feed_info(k) for k in (feed_list or [])]
         c_callable = _c.Callable(self._c, fetch_outputs, [info[0] for info in infos], targets)
-        feed_value, results = self._feed_value, self._results
+        feed_value, results, default_timeout = self._feed_value, self._results, self._timeout
+        callable_run = _c.callable_run
 
         def run_callable(*args, **kwargs):
-            if kwargs and not (accept_options and set(kwargs) <= {"options", "run_metadata"}):
-                raise TypeError(f"unexpected keyword arguments {sorted(kwargs)}")
+            timeout = default_timeout
+            if kwargs:
+                if not (accept_options and set(kwargs) <= {"options", "run_metadata"}):
+                    raise TypeError(f"unexpected keyword arguments {sorted(kwargs)}")
+                timeout = _timeout_ms(kwargs.get("options"), default_timeout)
             if len(args) != len(infos):
                 raise TypeError(f"the callable takes {len(infos)} feed values, got {len(args)}")
-            values = c_callable.run([feed_value(info, v) for info, v in zip(infos, args)])
+            values = callable_run(c_callable, [feed_value(info, v) for info, v in zip(infos, args)], timeout)
             return results(elements, values, rebuild)
 
         return run_callable

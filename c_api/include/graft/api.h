@@ -38,7 +38,7 @@ GRAFT_BEGIN_DECL
 
 /* The table: one pointer per public function, in c_api/api_table.list's order. */
 typedef struct graft_api {
-  /* Version 1 (members 1 to 366). */
+  /* Version 1 (members 1 to 380). */
   const char *(*version)(void);
   int (*version_number)(void);
   int (*soversion)(void);
@@ -471,6 +471,29 @@ typedef struct graft_api {
   const char *(*library_path)(const graft_library *library);
   int (*library_op_count)(const graft_library *library);
   const char *(*library_op_name)(const graft_library *library, int index);
+  int (*cancellation_new)(graft_cancellation **out);
+  void (*cancellation_cancel)(graft_cancellation *cancellation);
+  graft_bool (*cancellation_is_cancelled)(const graft_cancellation *cancellation);
+  void (*cancellation_reset)(graft_cancellation *cancellation);
+  void (*cancellation_free)(graft_cancellation *cancellation);
+  int (*session_run_with_options)(graft_tensor **out_values, graft_session *session,
+      const graft_output *feeds, graft_tensor *const *feed_values, int nfeeds, const graft_output *fetches,
+      int nfetches, graft_op *const *targets, int ntargets, const graft_run_options *options);
+  int (*callable_run_with_options)(graft_tensor **out_values, graft_callable *callable,
+      graft_tensor *const *feed_values, int nfeeds, const graft_run_options *options);
+  int (*saved_model_run_with_options)(graft_tensor **out_values, graft_saved_model *model,
+      const char *signature, const char *const *input_keys, graft_tensor *const *inputs, int ninputs,
+      const char *const *output_keys, int noutputs, const graft_run_options *options);
+  int (*function_call_with_options)(graft_value **outputs, int capacity, int *noutputs,
+      graft_function *function, graft_context *ctx, const graft_arg *args, int nargs,
+      const graft_run_options *options);
+  int (*concrete_function_call_with_options)(graft_value **outputs, int capacity, int *noutputs,
+      graft_concrete_function *f, graft_context *ctx, const graft_value *const *inputs, int ninputs,
+      const graft_run_options *options);
+  int64_t (*session_memory_in_use)(const graft_session *session);
+  int (*memory_set_limit)(int64_t bytes);
+  int64_t (*memory_limit)(void);
+  int64_t (*memory_in_use)(void);
 } graft_api;
 
 /*

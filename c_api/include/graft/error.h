@@ -38,7 +38,8 @@ enum graft_status_value {
   GRAFT_EINTERNAL = -11,      /* a bug in Graft: please report it */
   GRAFT_EDATALOSS = -12,      /* input data is corrupt or truncated */
   GRAFT_EDEVICE = -13,        /* a device failed or is missing */
-  GRAFT_ECANCELLED = -14      /* the operation was cancelled */
+  GRAFT_ECANCELLED = -14,     /* the operation was cancelled */
+  GRAFT_EDEADLINE = -15       /* the operation passed its deadline */
 };
 
 /*

@@ -27,6 +27,7 @@
 #include "graft/common.h"
 #include "graft/eager.h"
 #include "graft/graph.h"
+#include "graft/run_options.h"
 
 GRAFT_BEGIN_DECL
 
@@ -108,6 +109,17 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_function_call(graft_value **outputs, i
                                                         graft_function *function, graft_context *ctx,
                                                         const graft_arg *args, int nargs);
 /*
+ * graft_function_call with a deadline and/or a cancellation token (run_options.h; options
+ * NULL: neither): an eager call stops before its next op with GRAFT_EDEADLINE or
+ * GRAFT_ECANCELLED, naming the op. (Tracing and a call recorded into another trace are not
+ * stopped: they run no ops.) Outputs as graft_function_call's: new handles, each freed with
+ * graft_value_free.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_function_call_with_options(graft_value **outputs, int capacity,
+                                                                     int *noutputs, graft_function *function,
+                                                                     graft_context *ctx, const graft_arg *args,
+                                                                     int nargs, const graft_run_options *options);
+/*
  * The concrete function for these arguments (traced if needed); borrowed from function: valid
  * until graft_function_free, not freed by the caller.
  */
@@ -148,6 +160,13 @@ GRAFT_API graft_output graft_concrete_function_output(const graft_concrete_funct
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_concrete_function_call(graft_value **outputs, int capacity, int *noutputs,
                                                                  graft_concrete_function *f, graft_context *ctx,
                                                                  const graft_value *const *inputs, int ninputs);
+/*
+ * graft_concrete_function_call with a deadline and/or a cancellation token (as
+ * graft_function_call_with_options). Outputs: new handles, each freed with graft_value_free.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_concrete_function_call_with_options(
+    graft_value **outputs, int capacity, int *noutputs, graft_concrete_function *f, graft_context *ctx,
+    const graft_value *const *inputs, int ninputs, const graft_run_options *options);
 /* Its FunctionDef (serialized), as it goes into a FunctionDefLibrary; *out_data is freed with
  * graft_buffer_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_concrete_function_to_function_def(void **out_data, size_t *out_len,

@@ -21,6 +21,7 @@
 #include "graft/collection.h"
 #include "graft/op_registry.h"
 #include "graft/graph_def.h"
+#include "graft/run_options.h"
 #include "graft/session.h"
 #include "graft/saved_model.h"
 #include "graft/eager.h"

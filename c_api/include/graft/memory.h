@@ -33,6 +33,19 @@ GRAFT_API size_t graft_memory_cached_bytes(void);
 /* Frees the tensor buffers kept for reuse; returns how many bytes that gave back. */
 GRAFT_API size_t graft_memory_release_cached(void);
 
+/*
+ * Caps the tensor memory the whole process holds through Graft (every session, eager op and
+ * function call; tensors the caller made from host data included) at bytes; 0 removes the cap
+ * (the default, as TensorFlow). An allocation that would pass it fails with GRAFT_ENOMEM (in
+ * a run: its op fails, named, with the bytes asked for and the cap). Tensors made while there
+ * was no cap are not counted. GRAFT_EINVAL for a negative value. Thread-safe.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_memory_set_limit(int64_t bytes);
+/* The process's cap in bytes (0: none). Thread-safe. */
+GRAFT_API int64_t graft_memory_limit(void);
+/* The bytes counted against the process's cap now (tensors made while it was set). Thread-safe. */
+GRAFT_API int64_t graft_memory_in_use(void);
+
 GRAFT_END_DECL
 
 #endif /* GRAFT_MEMORY_H */

@@ -106,6 +106,14 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_run(graft_tensor **out_val
                                                           const char *signature, const char *const *input_keys,
                                                           graft_tensor *const *inputs, int ninputs,
                                                           const char *const *output_keys, int noutputs);
+/*
+ * graft_saved_model_run with a deadline and/or a cancellation token (run_options.h; options
+ * NULL: neither). The out_values are new handles: free each with graft_tensor_free.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_saved_model_run_with_options(
+    graft_tensor **out_values, graft_saved_model *model, const char *signature, const char *const *input_keys,
+    graft_tensor *const *inputs, int ninputs, const char *const *output_keys, int noutputs,
+    const graft_run_options *options);
 
 /* ---- Objects (TensorFlow 2 SavedModels) ----------------------------------------------------
  *

@@ -21,6 +21,7 @@
 
 #include "graft/common.h"
 #include "graft/graph.h"
+#include "graft/run_options.h"
 #include "graft/tensor.h"
 
 GRAFT_BEGIN_DECL
@@ -61,10 +62,17 @@ typedef struct graft_session_options {
   /* Nonzero: an op whose own device string names a device that is missing or has no kernel for
    * it fails the run with GRAFT_EINVAL naming the op, instead of running on the CPU. */
   graft_bool strict_placement;
+  /* Version 3: */
+  /* > 0: a cap on the tensor memory the session's runs hold at once (what their kernels make,
+   * alive until its last reader is done or the caller frees a fetched tensor; variables'
+   * values included). An allocation that would pass it fails its op with GRAFT_ENOMEM naming
+   * the op, the bytes asked for and the cap; the session stays usable. 0: no cap (the
+   * default, as TensorFlow). The process's cap (graft_memory_set_limit) applies as well. */
+  int64_t max_memory_bytes;
 } graft_session_options;
 
-#define GRAFT_SESSION_OPTIONS_VERSION 2
-#define GRAFT_SESSION_OPTIONS_INIT {GRAFT_SESSION_OPTIONS_VERSION, 0, 0, 0, NULL, 0}
+#define GRAFT_SESSION_OPTIONS_VERSION 3
+#define GRAFT_SESSION_OPTIONS_INIT {GRAFT_SESSION_OPTIONS_VERSION, 0, 0, 0, NULL, 0, 0}
 
 
 /*
@@ -90,6 +98,18 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_session_run(graft_tensor **out_values,
                                                       const graft_output *feeds, graft_tensor *const *feed_values,
                                                       int nfeeds, const graft_output *fetches, int nfetches,
                                                       graft_op *const *targets, int ntargets);
+/*
+ * graft_session_run with a deadline and/or a cancellation token (run_options.h; options NULL:
+ * neither): a run that passes its deadline fails with GRAFT_EDEADLINE, a cancelled one with
+ * GRAFT_ECANCELLED, both naming the op the run stopped before. The out_values are new handles:
+ * free each with graft_tensor_free.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_session_run_with_options(graft_tensor **out_values, graft_session *session,
+                                                                   const graft_output *feeds,
+                                                                   graft_tensor *const *feed_values, int nfeeds,
+                                                                   const graft_output *fetches, int nfetches,
+                                                                   graft_op *const *targets, int ntargets,
+                                                                   const graft_run_options *options);
 
 /*
  * A callable: a run of session prepared once for fixed feeds, fetches and targets (pruning,
@@ -113,6 +133,15 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_session_make_callable(graft_callable *
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_callable_run(graft_tensor **out_values, graft_callable *callable,
                                                        graft_tensor *const *feed_values, int nfeeds);
+/*
+ * graft_callable_run with a deadline and/or a cancellation token (as
+ * graft_session_run_with_options). The out_values are new handles: free each with
+ * graft_tensor_free.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_callable_run_with_options(graft_tensor **out_values,
+                                                                    graft_callable *callable,
+                                                                    graft_tensor *const *feed_values, int nfeeds,
+                                                                    const graft_run_options *options);
 /* Frees the callable (not its session). NULL is a harmless no-op. */
 GRAFT_API void graft_callable_free(graft_callable *callable);
 
@@ -122,6 +151,12 @@ GRAFT_API void graft_callable_free(graft_callable *callable);
  * tracks memory. Each session keeps its own figures. Thread-safe.
  */
 GRAFT_API int64_t graft_session_last_peak_bytes(const graft_session *session);
+
+/*
+ * The bytes of tensor memory the session's runs hold now (counted against its
+ * max_memory_bytes); -1 for a session without a cap. Thread-safe.
+ */
+GRAFT_API int64_t graft_session_memory_in_use(const graft_session *session);
 
 /* The number of ops that ran in the session's last successful run (from any thread). Thread-safe. */
 GRAFT_API int64_t graft_session_last_ops_run(const graft_session *session);

@@ -13,6 +13,7 @@
 #   UnimplementedError (GRAFT_EUNIMPLEMENTED)
 #   InternalError (GRAFT_EINTERNAL)    DataLossError (GRAFT_EDATALOSS)
 #   DeviceError (GRAFT_EDEVICE)        CancelledError (GRAFT_ECANCELLED)
+#   DeadlineExceededError (GRAFT_EDEADLINE)
 #
 # A failed call raises the subclass of its code with the C message. When a Ruby callback (a
 # traced block, a host function) raised, the Graft::Error of the call it failed has that

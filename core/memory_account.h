@@ -1,0 +1,76 @@
+// MemoryAccount: the bytes of tensor memory a session's runs (or the whole process) hold,
+// against a cap. An allocation that would pass a cap fails with kResourceExhausted naming the
+// requested bytes, the cap and whose it is, instead of asking the system for 8 GB because a
+// 40-byte graph said so (the executor then names the op). Tensor buffers (AlignedBuffer) are
+// charged when made and credited when freed, to the account of the thread that made them
+// (MemoryScope: a session sets its account around each kernel) and to the process's when it
+// has a cap. Nothing is counted while no cap is set: the allocation path stays as it was.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/status.h"
+
+namespace graft {
+
+class MemoryAccount : public std::enable_shared_from_this<MemoryAccount> {
+ public:
+  // limit 0: no cap (the bytes are still counted). A session's account is made with
+  // make_shared: the buffers charged to it keep it alive past the session.
+  MemoryAccount(std::string owner, int64_t limit) : owner_(std::move(owner)), limit_(limit) {}
+
+  // The process's account; its cap (0: none) is set with SetProcessLimit. Thread-safe.
+  static MemoryAccount& Process();
+  static void SetProcessLimit(int64_t limit);
+  // Whether the process has a cap (a relaxed load: the allocation path's only cost without one).
+  static bool ProcessLimited() { return process_limited_.load(std::memory_order_relaxed); }
+
+  // Counts bytes against the cap; kResourceExhausted (nothing counted) when they would pass it.
+  Status Charge(size_t bytes);
+  void Credit(size_t bytes) { used_.fetch_sub(static_cast<int64_t>(bytes), std::memory_order_relaxed); }
+  int64_t used() const { return used_.load(std::memory_order_relaxed); }
+  int64_t limit() const { return limit_.load(std::memory_order_relaxed); }
+
+  // The account the calling thread's tensor allocations are charged to, or nullptr. (Reading a
+  // thread-local of a shared library costs a call: until some thread has had an account, a
+  // relaxed load of a flag answers instead.)
+  static MemoryAccount* Current() { return ever_scoped_.load(std::memory_order_relaxed) ? current_ : nullptr; }
+
+ private:
+  friend class MemoryScope;
+  std::string owner_;  // "the session's", "the process's": for messages
+  std::atomic<int64_t> limit_;
+  std::atomic<int64_t> used_{0};
+  static std::atomic<bool> process_limited_;
+  static std::atomic<bool> ever_scoped_;  // some MemoryScope has set an account
+  static thread_local MemoryAccount* current_;  // (a plain pointer: nothing to destroy at thread exit)
+};
+
+// Charges the calling thread's tensor allocations to account while it lives (nullptr: leaves
+// the thread's account as it is). Scopes nest.
+class MemoryScope {
+ public:
+  // (The thread-local is touched only when there is an account: a run without a cap pays nothing.)
+  explicit MemoryScope(MemoryAccount* account) : set_(account != nullptr) {
+    if (set_) {
+      MemoryAccount::ever_scoped_.store(true, std::memory_order_relaxed);
+      previous_ = MemoryAccount::current_;
+      MemoryAccount::current_ = account;
+    }
+  }
+  ~MemoryScope() {
+    if (set_) MemoryAccount::current_ = previous_;
+  }
+  MemoryScope(const MemoryScope&) = delete;
+  MemoryScope& operator=(const MemoryScope&) = delete;
+
+ private:
+  MemoryAccount* previous_ = nullptr;
+  bool set_;
+};
+
+}  // namespace graft
