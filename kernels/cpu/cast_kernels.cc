@@ -16,6 +16,28 @@ namespace {
 // ---------------------------------------------------------------------------------------
 // Cast.
 
+// A float to an integer as TensorFlow's CPU kernel converts: truncation toward zero, and for
+// NaN, infinities and values out of range the x86 conversion's "integer indefinite" value,
+// the lowest of the width (int32 -2147483648, int64 -2^63). Types narrower than 32 bits
+// convert through int32 and keep its low bits (NaN gives 0, 300.7 to int8 gives 44), uint32
+// through int64 (-1.5 gives 4294967295), uint64 through int64 below 2^63.
+template <typename S, typename D>
+D FloatToInt(S x) {
+  if constexpr (std::is_same_v<D, int32_t> || std::is_same_v<D, int64_t>) {
+    constexpr S lo = static_cast<S>(std::numeric_limits<D>::lowest());  // -2^31 or -2^63, exact
+    if (!(x >= lo && x < -lo)) return std::numeric_limits<D>::lowest();  // (NaN fails both)
+    return static_cast<D>(x);
+  } else if constexpr (std::is_same_v<D, uint64_t>) {
+    constexpr S two63 = static_cast<S>(9223372036854775808.0);
+    if (x >= two63 && x < two63 * 2) return static_cast<uint64_t>(x);
+    return static_cast<uint64_t>(FloatToInt<S, int64_t>(x));
+  } else if constexpr (std::is_same_v<D, uint32_t>) {
+    return static_cast<uint32_t>(FloatToInt<S, int64_t>(x));
+  } else {
+    return static_cast<D>(FloatToInt<S, int32_t>(x));
+  }
+}
+
 template <typename S, typename D>
 D CastOne(S x) {
   if constexpr (std::is_same_v<D, bool>) {
@@ -29,16 +51,7 @@ D CastOne(S x) {
   } else if constexpr (std::is_same_v<D, std::complex<float>> || std::is_same_v<D, std::complex<double>>) {
     return D(static_cast<typename D::value_type>(x), 0);
   } else if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D>) {
-    // Truncation toward zero, as C++ and TensorFlow convert. Values C++ leaves undefined
-    // (NaN, out of range; TensorFlow documents them as undefined) give 0 and the nearest
-    // bound here.
-    if (std::isnan(x)) return D(0);
-    // Types narrower than 32 bits go through int32 and wrap, as TensorFlow's CPU kernel does
-    // (float -> int8 of 300 is 44, float64 -> uint8 of -1 is 255).
-    if constexpr (sizeof(D) < sizeof(int32_t)) return static_cast<D>(CastOne<S, int32_t>(x));
-    if (x <= static_cast<S>(std::numeric_limits<D>::lowest())) return std::numeric_limits<D>::lowest();
-    if (x >= static_cast<S>(std::numeric_limits<D>::max())) return std::numeric_limits<D>::max();
-    return static_cast<D>(x);
+    return FloatToInt<S, D>(x);
   } else {
     return static_cast<D>(x);  // integers wrap (two's complement), floats round to nearest
   }

@@ -63,6 +63,9 @@ struct Attrs3D {
       if (strides[d] < 1) return errors::InvalidArgument(op, ": strides must be positive");
       if (dilations[d] < 1) return errors::InvalidArgument(op, ": dilations must be positive");
       if (pool && ksize[d] < 1) return errors::InvalidArgument(op, ": ksize must be positive");
+      GRAFT_RETURN_IF_ERROR(CheckInt32Attr(op, "strides", strides[static_cast<size_t>(d)]));
+      GRAFT_RETURN_IF_ERROR(CheckInt32Attr(op, "dilations", dilations[static_cast<size_t>(d)]));
+      if (pool) GRAFT_RETURN_IF_ERROR(CheckInt32Attr(op, "ksize", ksize[static_cast<size_t>(d)]));
     }
     return Status::Ok();
   }

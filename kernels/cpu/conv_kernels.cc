@@ -107,6 +107,10 @@ class Conv2DKernel : public OpKernel {
     if (strides_[1] < 1 || strides_[2] < 1 || dilations_[1] < 1 || dilations_[2] < 1) {
       return errors::InvalidArgument("Conv2D: strides and dilations must be positive");
     }
+    for (int d = 1; d <= 2; ++d) {
+      GRAFT_RETURN_IF_ERROR(CheckInt32Attr("Conv2D", "strides", strides_[static_cast<size_t>(d)]));
+      GRAFT_RETURN_IF_ERROR(CheckInt32Attr("Conv2D", "dilations", dilations_[static_cast<size_t>(d)]));
+    }
     const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2), c = x.dim(3);
     const int64_t kh = f.dim(0), kw = f.dim(1), oc = f.dim(3);
     // Grouped convolution: groups = c / filter depth, each group convolving its slice of the
@@ -258,6 +262,10 @@ class PoolKernel : public OpKernel {
     }
     if (ksize_[1] < 1 || ksize_[2] < 1 || strides_[1] < 1 || strides_[2] < 1) {
       return errors::InvalidArgument(op, ": ksize and strides must be positive");
+    }
+    for (int d = 1; d <= 2; ++d) {
+      GRAFT_RETURN_IF_ERROR(CheckInt32Attr(op, "ksize", ksize_[static_cast<size_t>(d)]));
+      GRAFT_RETURN_IF_ERROR(CheckInt32Attr(op, "strides", strides_[static_cast<size_t>(d)]));
     }
     const int64_t n = x.dim(0), h = x.dim(1), w = x.dim(2), c = x.dim(3);
     const int64_t kh = ksize_[1], kw = ksize_[2], sh = strides_[1], sw = strides_[2];

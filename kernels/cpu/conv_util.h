@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -194,6 +195,15 @@ struct PatchGeometry {
     }
   }
 };
+
+// TensorFlow keeps strides, dilations and window sizes in int: a larger one is an error
+// (InvalidArgument naming the op and the attr), not a silent overflow.
+inline Status CheckInt32Attr(const std::string& op, const char* what, int64_t v) {
+  if (v > std::numeric_limits<int32_t>::max()) {
+    return errors::InvalidArgument(op, ": ", what, " must be at most 2147483647 (int32), got ", v);
+  }
+  return Status::Ok();
+}
 
 // Folds a window of n channel vectors into dst: acc = step(acc, src[t][ch], filter[t][ch]) for
 // t = 0 .. n-1 from acc = init, per channel ch < c (filter may be null: step then gets T(0)).

@@ -219,6 +219,10 @@ struct ConvAttrs {
     if (strides[1] < 1 || strides[2] < 1 || dilations[1] < 1 || dilations[2] < 1) {
       return errors::InvalidArgument(op, ": strides and dilations must be positive");
     }
+    for (int d = 1; d <= 2; ++d) {
+      GRAFT_RETURN_IF_ERROR(CheckInt32Attr(op, "strides", strides[static_cast<size_t>(d)]));
+      GRAFT_RETURN_IF_ERROR(CheckInt32Attr(op, "dilations", dilations[static_cast<size_t>(d)]));
+    }
     const bool expl = padding == "EXPLICIT";
     GRAFT_RETURN_IF_ERROR(Windowed(h, kh, dilations[1], strides[1], padding, expl ? explicit_pads[2] : 0,
                                    expl ? explicit_pads[3] : 0, oh, ph));

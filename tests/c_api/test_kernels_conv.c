@@ -310,6 +310,31 @@ static void test_conv2d_errors(void **state) {
   GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, feeds, values, 2, &fe, 1, NULL, 0), "empty_filter", "Conv2D",
          "filter must not have zero elements");
   graft_session_free(s);
+  /* Strides and window sizes past int32 (TensorFlow keeps them in int): an error naming the
+   * op and the attr, as the graph is run. */
+  const char *types[2] = {"Conv2D", "MaxPool"};
+  for (int k = 0; k < 2; ++k) {
+    graft_op_desc *d = NULL;
+    char name[32];
+    snprintf(name, sizeof name, "huge_%s", types[k]);
+    GT_OK(graft_op_desc_new(&d, g, types[k], name));
+    GT_OK(graft_op_desc_add_input(d, (graft_output){ph, 0}));
+    if (k == 0) GT_OK(graft_op_desc_add_input(d, (graft_output){f, 0}));
+    const int64_t huge[4] = {1, 4294967297LL, 1, 1}, ones[4] = {1, 1, 1, 1};
+    GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "strides", huge, 4));
+    if (k == 1) GT_OK(graft_attrs_set_int_list(graft_op_desc_attrs(d), "ksize", ones, 4));
+    GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "padding", "VALID", 5));
+    graft_op *op = NULL;
+    GT_OK(graft_op_desc_finish(&op, d));
+    GT_OK(graft_session_new(&s, g, NULL));
+    graft_output fh = {op, 0};
+    graft_tensor *x = NULL;
+    GT_OK(graft_tensor_new(&x, GRAFT_FLOAT32, (const int64_t[]){1, 1, 1, 2}, 4, (const float[]){1, 2}, 8));
+    GT_ERR(GRAFT_EINVAL, graft_session_run(&out, s, &fd, &x, 1, &fh, 1, NULL, 0), name, types[k],
+           "strides must be at most 2147483647 (int32), got 4294967297");
+    graft_tensor_free(x);
+    graft_session_free(s);
+  }
   graft_tensor_free(fv);
   graft_tensor_free(v);
 }

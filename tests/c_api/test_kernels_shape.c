@@ -595,6 +595,46 @@ static void test_cast_semantics(void **state) {
   expect(run(g, cast(g, "same", u, GRAFT_UINT8)), GRAFT_UINT8, D(2), (const uint8_t[]){200, 127});
 }
 
+/* NaN, infinities and values out of range to integers: TensorFlow 2.21's CPU values (x86's
+ * "integer indefinite": the lowest value of the width; narrower types through int32 and
+ * uint32 through int64, keeping the low bits). Values: NaN, inf, -inf, 1e10, -1e10, 3e9, -3e9,
+ * 300.7, -1.5, 1e20, 4.3e9, 2^63, 1.9e19, 2^31. */
+static void test_cast_out_of_range(void **state) {
+  graft_graph *g = *state;
+  const double v[14] = {NAN, INFINITY, -INFINITY, 1e10, -1e10, 3e9, -3e9, 300.7, -1.5, 1e20, 4.3e9,
+                        9223372036854775808.0, 1.9e19, 2147483648.0};
+  graft_op *d = konst(g, "oor_d", GRAFT_FLOAT64, D(14), v);
+  const int32_t i32_min = INT32_MIN;
+  expect(run(g, cast(g, "oor_i32", d, GRAFT_INT32)), GRAFT_INT32, D(14),
+         (const int32_t[]){i32_min, i32_min, i32_min, i32_min, i32_min, i32_min, i32_min, 300, -1, i32_min, i32_min,
+                           i32_min, i32_min, i32_min});
+  expect(run(g, cast(g, "oor_i64", d, GRAFT_INT64)), GRAFT_INT64, D(14),
+         (const int64_t[]){INT64_MIN, INT64_MIN, INT64_MIN, 10000000000LL, -10000000000LL, 3000000000LL, -3000000000LL,
+                           300, -1, INT64_MIN, 4300000000LL, INT64_MIN, INT64_MIN, 2147483648LL});
+  expect(run(g, cast(g, "oor_u8", d, GRAFT_UINT8)), GRAFT_UINT8, D(14),
+         (const uint8_t[]){0, 0, 0, 0, 0, 0, 0, 44, 255, 0, 0, 0, 0, 0});
+  expect(run(g, cast(g, "oor_i8", d, GRAFT_INT8)), GRAFT_INT8, D(14),
+         (const int8_t[]){0, 0, 0, 0, 0, 0, 0, 44, -1, 0, 0, 0, 0, 0});
+  expect(run(g, cast(g, "oor_u32", d, GRAFT_UINT32)), GRAFT_UINT32, D(14),
+         (const uint32_t[]){0, 0, 0, 1410065408u, 2884901888u, 3000000000u, 1294967296u, 300, 4294967295u, 0, 5032704u,
+                            0, 0, 2147483648u});
+  expect(run(g, cast(g, "oor_u64", d, GRAFT_UINT64)), GRAFT_UINT64, D(14),
+         (const uint64_t[]){9223372036854775808ULL, 9223372036854775808ULL, 9223372036854775808ULL, 10000000000ULL,
+                            18446744063709551616ULL, 3000000000ULL, 18446744070709551616ULL, 300,
+                            18446744073709551615ULL, 9223372036854775808ULL, 4300000000ULL, 9223372036854775808ULL,
+                            9223372036854775808ULL, 2147483648ULL});
+  /* float32 the same way (4.3e9 is 4300000256 in float32). */
+  float fv[14];
+  for (int i = 0; i < 14; ++i) fv[i] = (float)v[i];
+  graft_op *f = konst(g, "oor_f", GRAFT_FLOAT32, D(14), fv);
+  expect(run(g, cast(g, "oor_fi32", f, GRAFT_INT32)), GRAFT_INT32, D(14),
+         (const int32_t[]){i32_min, i32_min, i32_min, i32_min, i32_min, i32_min, i32_min, 300, -1, i32_min, i32_min,
+                           i32_min, i32_min, i32_min});
+  expect(run(g, cast(g, "oor_fu32", f, GRAFT_UINT32)), GRAFT_UINT32, D(14),
+         (const uint32_t[]){0, 0, 0, 1410065408u, 2884901888u, 3000000000u, 1294967296u, 300, 4294967295u, 0, 5032960u,
+                            0, 0, 2147483648u});
+}
+
 /* ---- DynamicStitch, InvertPermutation, BroadcastGradientArgs ------------------------------- */
 
 static void test_dynamic_stitch(void **state) {
@@ -852,6 +892,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_pack_unpack, setup, teardown),
       cmocka_unit_test_setup_teardown(test_cast_all_pairs, setup, teardown),
       cmocka_unit_test_setup_teardown(test_cast_semantics, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_cast_out_of_range, setup, teardown),
       cmocka_unit_test_setup_teardown(test_dynamic_stitch, setup, teardown),
       cmocka_unit_test_setup_teardown(test_invert_permutation, setup, teardown),
       cmocka_unit_test_setup_teardown(test_broadcast_gradient_args, setup, teardown),
