@@ -102,11 +102,38 @@ struct ImportNode {
   Node* created = nullptr;
 };
 
+// The GraphDef version Graft reads as (a VersionDef's consumer version): TensorFlow 2.21's
+// GRAPH_DEF_VERSION, whose graphs Graft runs. A GraphDef whose min_consumer is above it, or
+// that lists it among its bad_consumers, is refused, as TensorFlow refuses it.
+constexpr int32_t kGraftGraphDefConsumer = 2474;
+
 class Importer {
  public:
   Importer(Graph* graph, const ImportOptions& options) : graph_(graph), options_(options) {}
 
+  // The VersionDef's rules (versions.proto): producer >= 0 (TensorFlow's minimum producer),
+  // Graft's consumer version >= min_consumer and not among bad_consumers.
+  static Status CheckVersions(const Graftpb__GraphDef* gd) {
+    const Graftpb__VersionDef* v = gd->versions;
+    if (v == nullptr) return Status::Ok();
+    if (v->producer < 0) {
+      return errors::InvalidArgument("GraphDef producer version ", v->producer, " below the minimum producer 0");
+    }
+    if (v->min_consumer > kGraftGraphDefConsumer) {
+      return errors::InvalidArgument("GraphDef min consumer version ", v->min_consumer, " above current version ",
+                                     kGraftGraphDefConsumer, " (TensorFlow 2.21's): it needs a newer reader");
+    }
+    for (size_t i = 0; i < v->n_bad_consumers; ++i) {
+      if (v->bad_consumers[i] == kGraftGraphDefConsumer) {
+        return errors::InvalidArgument("GraphDef disallows consumer version ", kGraftGraphDefConsumer,
+                                       " (it is in the GraphDef's bad_consumers)");
+      }
+    }
+    return Status::Ok();
+  }
+
   Status Run(const Graftpb__GraphDef* gd, ImportResult* result) {
+    GRAFT_RETURN_IF_ERROR(CheckVersions(gd));
     GRAFT_RETURN_IF_ERROR(CollectNodes(gd));
     std::vector<size_t> order;
     GRAFT_RETURN_IF_ERROR(TopologicalOrder(&order));

@@ -282,6 +282,39 @@ static void test_prefix_input_map_return_elements(void **state) {
 }
 
 /* Attributes missing from a node are filled from the op's defaults; node order is free. */
+/* VersionDef: a GraphDef for a newer reader (min_consumer above TensorFlow 2.21's 2474), one
+ * that bans 2474 (bad_consumers) or with a negative producer is refused, as TensorFlow
+ * refuses it; the graph is left as it was. */
+static void test_versions_checked(void **state) {
+  graft_graph *g = *state;
+  struct gd_builder *b = malloc(sizeof *b);
+  gd_init(b);
+  gd_node(b, "c", "NoOp", NULL, 0);
+  Graftpb__VersionDef v;
+  graftpb__version_def__init(&v);
+  b->gd.versions = &v;
+  v.producer = 2474;
+  v.min_consumer = 2475;
+  EXPECT_IMPORT_FAILS(g, b, GRAFT_EINVAL, "min consumer version 2475 above current version 2474");
+  int32_t bad[2] = {17, 2474};
+  v.min_consumer = 12;
+  v.bad_consumers = bad;
+  v.n_bad_consumers = 2;
+  EXPECT_IMPORT_FAILS(g, b, GRAFT_EINVAL, "disallows consumer version 2474");
+  v.n_bad_consumers = 1; /* only 17: fine */
+  v.producer = -1;
+  EXPECT_IMPORT_FAILS(g, b, GRAFT_EINVAL, "producer version -1 below the minimum producer 0");
+  v.producer = 2474;
+  size_t len = 0;
+  uint8_t *buf = gd_pack(b, &len);
+  GT_OK(graft_graph_import_graph_def(NULL, g, buf, len, NULL));
+  free(buf);
+  graft_op *c = NULL;
+  GT_OK(graft_graph_op_by_name(&c, g, "import/c")); /* (the default prefix) */
+  assert_non_null(c);
+  free(b);
+}
+
 static void test_defaults_and_order(void **state) {
   graft_graph *g = *state;
   struct gd_builder *b = malloc(sizeof *b);
@@ -688,6 +721,7 @@ static void test_conformance_savedmodel_graphs(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_versions_checked, setup, teardown),
       cmocka_unit_test_setup_teardown(test_from_version_and_add_shapes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_prefix_input_map_return_elements, setup, teardown),
       cmocka_unit_test_setup_teardown(test_defaults_and_order, setup, teardown),
