@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "eager_test_util.h"
+#include "graph_test_util.h"
 
 static double now_s(void) {
   struct timespec ts;
@@ -301,6 +302,68 @@ static void test_taped_call(void **state) {
   graft_value_free(four);
 }
 
+/* The parallel engine (two threads, more than 16 independent steps): the loop is a
+ * PartitionedCall of the traced function beside 20 independent adds; the deadline stops it
+ * there too, and a cancel from another thread. */
+static void test_parallel_engine(void **state) {
+  fixture *fx = *state;
+  graft_graph *g = NULL;
+  GT_OK(graft_graph_new(&g));
+  GT_OK(graft_concrete_function_add_to_graph(fx->cf, g));
+  graft_op *limit = make_placeholder(g, "limit", GRAFT_INT32, NULL, 0);
+  int32_t zero = 0;
+  graft_op *start = make_const_of(g, "start", GRAFT_INT32, NULL, 0, &zero, sizeof zero);
+  graft_op_desc *d = NULL;
+  GT_OK(graft_op_desc_new(&d, g, "PartitionedCall", "loop"));
+  graft_output args[2] = {{start, 0}, {limit, 0}};
+  GT_OK(graft_op_desc_add_input_list(d, args, 2));
+  const graft_dtype tin[2] = {GRAFT_INT32, GRAFT_INT32}, tout[1] = {GRAFT_INT32};
+  GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(d), "Tin", tin, 2));
+  GT_OK(graft_attrs_set_type_list(graft_op_desc_attrs(d), "Tout", tout, 1));
+  GT_OK(graft_attrs_set_func(graft_op_desc_attrs(d), "f", graft_concrete_function_name(fx->cf)));
+  graft_op *loop = NULL;
+  GT_OK(graft_op_desc_finish(&loop, d));
+  enum { kAdds = 20 };
+  graft_output fetches[kAdds + 1] = {{loop, 0}};
+  for (int i = 0; i < kAdds; ++i) {
+    char name[16];
+    snprintf(name, sizeof name, "add%d", i);
+    int32_t k = i;
+    graft_op *c = make_const_of(g, NULL, GRAFT_INT32, NULL, 0, &k, sizeof k);
+    fetches[i + 1] = (graft_output){make_binary(g, "AddV2", name, limit, c), 0};
+  }
+  graft_session_options so = GRAFT_SESSION_OPTIONS_INIT;
+  so.num_threads = 2;
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, &so));
+  graft_output feed = {limit, 0};
+  graft_tensor *outs[kAdds + 1] = {NULL};
+  graft_tensor *small = scalar_i32(5), *big = scalar_i32(2147483647);
+  GT_OK(graft_session_run(outs, s, &feed, &small, 1, fetches, kAdds + 1, NULL, 0));
+  assert_int_equal(*(const int32_t *)graft_tensor_data(outs[0]), 5);
+  assert_int_equal(*(const int32_t *)graft_tensor_data(outs[kAdds]), 5 + kAdds - 1);
+  for (int i = 0; i <= kAdds; ++i) graft_tensor_free(outs[i]);
+  graft_run_options opts = GRAFT_RUN_OPTIONS_INIT;
+  opts.timeout_ms = 50;
+  GT_ERR(GRAFT_EDEADLINE, graft_session_run_with_options(outs, s, &feed, &big, 1, fetches, kAdds + 1, NULL, 0, &opts),
+         "PartitionedCall op 'loop'", "passed its deadline");
+  graft_cancellation *token = NULL;
+  GT_OK(graft_cancellation_new(&token));
+  opts.timeout_ms = 0;
+  opts.cancellation = token;
+  canceller_args ca = {token, 30};
+  pthread_t th;
+  assert_int_equal(pthread_create(&th, NULL, cancel_later, &ca), 0);
+  GT_ERR(GRAFT_ECANCELLED, graft_session_run_with_options(outs, s, &feed, &big, 1, fetches, kAdds + 1, NULL, 0, &opts),
+         "PartitionedCall op 'loop'", "was cancelled");
+  pthread_join(th, NULL);
+  graft_cancellation_free(token);
+  graft_tensor_free(small);
+  graft_tensor_free(big);
+  graft_session_free(s);
+  graft_graph_free(g);
+}
+
 /* A timeout past what the clock can hold is no deadline; a run with one finishes. */
 static void test_huge_timeout(void **state) {
   fixture *fx = *state;
@@ -364,6 +427,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_one_token_many_runs, setup, teardown),
       cmocka_unit_test_setup_teardown(test_taped_call, setup, teardown),
       cmocka_unit_test_setup_teardown(test_huge_timeout, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_parallel_engine, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
