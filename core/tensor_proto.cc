@@ -155,8 +155,16 @@ Status TensorFromProto(const Graftpb__TensorProto* p, Tensor* out) {
     if (p->tensor_content.len > 0) {
       return errors::Unimplemented("string tensors given as tensor_content are not supported");
     }
-    // Bounded: each repeated string is at most as long as the input message.
-    size_t total = 0;
+    // Bounded: each repeated string is at most as long as the input message, and when the
+    // last value is repeated each element costs its std::string too, so a splat of a billion
+    // empty strings (32 GB of std::string objects from a few bytes of proto) is refused
+    // before any loop over them. (Without repetition the strings are the message's own.)
+    const bool splat = count < static_cast<uint64_t>(n);
+    if (splat && static_cast<uint64_t>(n) > kMaxExpandedTensorBytes / sizeof(std::string)) {
+      return errors::InvalidArgument("string tensor of shape ", shape.ToString(), " would need more than ",
+                                     kMaxExpandedTensorBytes, " bytes (", n, " strings from ", count, " values)");
+    }
+    size_t total = splat ? static_cast<size_t>(n) * sizeof(std::string) : 0;
     for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
       size_t len = count ? p->string_val[std::min(i, count - 1)].len : 0;
       total += len;

@@ -315,6 +315,25 @@ static void test_versions_checked(void **state) {
   free(b);
 }
 
+/* A string Const whose one value is repeated a billion times (32 GB of strings from a few
+ * bytes) is refused at once, naming the node; the graph is left as it was. */
+static void test_string_splat_refused(void **state) {
+  graft_graph *g = *state;
+  struct gd_builder *b = malloc(sizeof *b);
+  gd_init(b);
+  Graftpb__NodeDef *n = gd_const(b, "splat", 0.0f, (const int64_t[]){1000000000}, 1);
+  n->attr[0]->value->type = GRAFTPB__DATA_TYPE__DT_STRING;
+  Graftpb__TensorProto *t = n->attr[1]->value->tensor;
+  t->dtype = GRAFTPB__DATA_TYPE__DT_STRING;
+  t->n_float_val = 0;
+  ProtobufCBinaryData empty = {0, NULL};
+  t->n_string_val = 1;
+  t->string_val = &empty;
+  EXPECT_IMPORT_FAILS(g, b, GRAFT_EINVAL, "'splat'", "would need more than 1073741824 bytes",
+                      "1000000000 strings from 1 values");
+  free(b);
+}
+
 static void test_defaults_and_order(void **state) {
   graft_graph *g = *state;
   struct gd_builder *b = malloc(sizeof *b);
@@ -722,6 +741,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
       cmocka_unit_test_setup_teardown(test_versions_checked, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_string_splat_refused, setup, teardown),
       cmocka_unit_test_setup_teardown(test_from_version_and_add_shapes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_prefix_input_map_return_elements, setup, teardown),
       cmocka_unit_test_setup_teardown(test_defaults_and_order, setup, teardown),
