@@ -5,8 +5,6 @@
 namespace graft {
 
 std::atomic<bool> MemoryAccount::process_limited_{false};
-std::atomic<bool> MemoryAccount::ever_scoped_{false};
-thread_local MemoryAccount* MemoryAccount::current_ = nullptr;
 
 MemoryAccount& MemoryAccount::Process() {
   static MemoryAccount* process = DeleteAtUnload(new MemoryAccount("the process's", 0));

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/status.h"
+#include "core/thread_scoped.h"
 
 namespace graft {
 
@@ -35,42 +36,19 @@ class MemoryAccount : public std::enable_shared_from_this<MemoryAccount> {
   int64_t used() const { return used_.load(std::memory_order_relaxed); }
   int64_t limit() const { return limit_.load(std::memory_order_relaxed); }
 
-  // The account the calling thread's tensor allocations are charged to, or nullptr. (Reading a
-  // thread-local of a shared library costs a call: until some thread has had an account, a
-  // relaxed load of a flag answers instead.)
-  static MemoryAccount* Current() { return ever_scoped_.load(std::memory_order_relaxed) ? current_ : nullptr; }
+  // The account the calling thread's tensor allocations are charged to (set by MemoryScope),
+  // or nullptr.
+  static MemoryAccount* Current() { return ThreadScoped<MemoryAccount>::Current(); }
 
  private:
-  friend class MemoryScope;
   std::string owner_;  // "the session's", "the process's": for messages
   std::atomic<int64_t> limit_;
   std::atomic<int64_t> used_{0};
   static std::atomic<bool> process_limited_;
-  static std::atomic<bool> ever_scoped_;  // some MemoryScope has set an account
-  static thread_local MemoryAccount* current_;  // (a plain pointer: nothing to destroy at thread exit)
 };
 
-// Charges the calling thread's tensor allocations to account while it lives (nullptr: leaves
-// the thread's account as it is). Scopes nest.
-class MemoryScope {
- public:
-  // (The thread-local is touched only when there is an account: a run without a cap pays nothing.)
-  explicit MemoryScope(MemoryAccount* account) : set_(account != nullptr) {
-    if (set_) {
-      MemoryAccount::ever_scoped_.store(true, std::memory_order_relaxed);
-      previous_ = MemoryAccount::current_;
-      MemoryAccount::current_ = account;
-    }
-  }
-  ~MemoryScope() {
-    if (set_) MemoryAccount::current_ = previous_;
-  }
-  MemoryScope(const MemoryScope&) = delete;
-  MemoryScope& operator=(const MemoryScope&) = delete;
-
- private:
-  MemoryAccount* previous_ = nullptr;
-  bool set_;
-};
+// Charges the calling thread's tensor allocations to an account while it lives (nullptr:
+// leaves the thread's account as it is). Scopes nest.
+using MemoryScope = ThreadScoped<MemoryAccount>::Scope;
 
 }  // namespace graft

@@ -6,8 +6,6 @@
 
 namespace graft {
 
-thread_local const RunControl* RunControl::current_ = nullptr;
-std::atomic<bool> RunControl::ever_scoped_{false};
 
 namespace {
 int64_t SteadyNowNs() {

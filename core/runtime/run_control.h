@@ -14,6 +14,7 @@
 #include "core/graph.h"
 #include "core/memory_account.h"
 #include "core/status.h"
+#include "core/thread_scoped.h"
 
 namespace graft {
 
@@ -51,8 +52,7 @@ struct RunControl {
 
   // The control of the eager ops this thread runs for a call (a function called under a
   // gradient tape runs its body op by op: RunControlScope), or nullptr.
-  // (As MemoryAccount::Current: a flag spares eager ops the thread-local's call until then.)
-  static const RunControl* Current() { return ever_scoped_.load(std::memory_order_relaxed) ? current_ : nullptr; }
+  static const RunControl* Current() { return ThreadScoped<const RunControl>::Current(); }
 
   bool active() const { return cancellation != nullptr || deadline_ns != kNoDeadline || memory != nullptr; }
   // OK, or why the run must stop before running `next` (named in the message); inside: the
@@ -67,30 +67,9 @@ struct RunControl {
 
  private:
   static Status Stopped(Code why, const Node& next, bool inside);
-  friend class RunControlScope;
-  static thread_local const RunControl* current_;  // (a plain pointer: nothing to destroy)
-  static std::atomic<bool> ever_scoped_;
 };
 
 // Sets RunControl::Current() for the calling thread while it lives (nullptr: leaves it).
-class RunControlScope {
- public:
-  explicit RunControlScope(const RunControl* control) : set_(control != nullptr) {
-    if (set_) {
-      RunControl::ever_scoped_.store(true, std::memory_order_relaxed);
-      previous_ = RunControl::current_;
-      RunControl::current_ = control;
-    }
-  }
-  ~RunControlScope() {
-    if (set_) RunControl::current_ = previous_;
-  }
-  RunControlScope(const RunControlScope&) = delete;
-  RunControlScope& operator=(const RunControlScope&) = delete;
-
- private:
-  const RunControl* previous_ = nullptr;
-  bool set_;
-};
+using RunControlScope = ThreadScoped<const RunControl>::Scope;
 
 }  // namespace graft

@@ -93,6 +93,7 @@ class ConfigProto:
 
 
 def _timeout_ms(options, default):
+    """The run's deadline in ms: options' timeout_in_ms when > 0, else the session's default."""
     t = getattr(options, "timeout_in_ms", 0) if options is not None else 0
     if t < 0:
         raise ValueError(f"RunOptions.timeout_in_ms must be >= 0, got {t}")
@@ -259,7 +260,7 @@ class Session:
                 info = self._feed_info(key)
                 feeds.append(info[0])
                 feed_values.append(self._feed_value(info, value))
-        timeout = _timeout_ms(options, self._timeout) if options is not None else self._timeout
+        timeout = _timeout_ms(options, self._timeout)
         values = _c.session_run(self._c, fetch_outputs, feeds, feed_values, targets, timeout)
         return self._results(elements, values, rebuild)
 
