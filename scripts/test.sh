@@ -3,7 +3,7 @@
 # symbols, install with pkg-config and find_package, and the Python, Java, Go and Ruby bindings'
 # own test suites), then the C/C++ tests again in a clang
 # Debug build with AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer, which
-# also builds the libFuzzer target and fuzzes the GraphDef importer for a bounded time (label
+# also builds the libFuzzer targets (tests/fuzz) and fuzzes each parser for a bounded time (label
 # "fuzz"), and the tests of the concurrent parts (label "concurrent") under ThreadSanitizer.
 # Installs the Debian packages it needs first. Run from anywhere.
 set -euo pipefail
@@ -25,7 +25,7 @@ ctest --test-dir build -j "$jobs" --output-on-failure
 
 echo "== Debug + AddressSanitizer + UndefinedBehaviorSanitizer build (clang, with libFuzzer coverage) and tests"
 # One sanitizer build serves both the test suite and the fuzz target (libFuzzer needs clang):
-# the whole suite runs under ASan (with LeakSanitizer) + UBSan, then a bounded fuzz run.
+# the whole suite runs under ASan (with LeakSanitizer) + UBSan, with bounded fuzz runs.
 # Line tables are all the sanitizers' stack traces need, and compile much faster than full -g.
 CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_BUILD_TYPE=Debug -DGRAFT_SANITIZE=address,undefined -DGRAFT_FUZZ=ON \

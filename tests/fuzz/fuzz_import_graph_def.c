@@ -9,38 +9,23 @@
  *              "op:-1" (malformed);
  *   bits 3..7  which op (modulo the number of ops).
  * Any import that succeeds is exported, the export is imported into a fresh graph (prefix ""),
- * and that graph's export must be byte-identical to the first one.
+ * and that graph's export must be byte-identical to the first one. Then the imported graph is
+ * run (kernels under fuzzed attrs and shapes): its Placeholders fed small tensors of their
+ * dtype and shape (unknown dimensions 2), the outputs no op consumes fetched, the ops with no
+ * outputs run as targets, under fuzz_common.h's memory cap and run deadline. Graphs with ops
+ * that touch files (ReadFile, WriteFile, SaveV2, RestoreV2, MergeV2Checkpoints, MatchingFiles)
+ * or print (PrintV2) are not run.
  *
  * Errors in the input are expected and ignored. What aborts (a bug in Graft) is: a failed
  * import that leaves ops or functions behind (imports are all or nothing), a graph that
  * imported but does not export, an export that does not import again or does not come back
- * byte for byte, and return elements that do not match what was asked for.
+ * byte for byte, return elements that do not match what was asked for, a run that fails
+ * without a message, and tensor memory still counted in use once the graph is freed.
  *
  * Built with -fsanitize=fuzzer for libFuzzer, and with tests/fuzz/replay_main.c (no libFuzzer)
  * to replay the corpus and the regressions in the ordinary test runs.
  */
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "graft/graft.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#if defined(__GNUC__)
-__attribute__((noreturn, format(printf, 1, 2)))
-#endif
-static void fuzz_bug(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("fuzz_import_graph_def: BUG: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  abort();
-}
+#include "fuzz_common.h"
 
 static graft_graph *new_graph(void) {
   graft_graph *g = NULL;
@@ -162,7 +147,113 @@ static void import_with_return_element(const uint8_t *data, size_t size, const g
   free(element);
 }
 
+/* Ops whose run would read, write or print outside the process's memory. */
+static int touches_files(const char *type) {
+  static const char *const denied[] = {"ReadFile", "WriteFile", "SaveV2", "RestoreV2", "MergeV2Checkpoints",
+                                       "MatchingFiles", "PrintV2", "Print"};
+  for (size_t i = 0; i < sizeof denied / sizeof denied[0]; ++i)
+    if (strcmp(type, denied[i]) == 0) return 1;
+  return 0;
+}
+
+/* A small tensor for the Placeholder op: its dtype, its shape with unknown dimensions 2 (an
+ * unknown rank: a scalar), elements from a fixed pattern; NULL when it cannot be made. */
+static graft_tensor *feed_for(const graft_op *op) {
+  graft_dtype dtype = GRAFT_DTYPE_INVALID;
+  if (graft_op_get_attr_type(&dtype, op, "dtype") != GRAFT_OK) return NULL;
+  int64_t dims[8];
+  int rank = 0;
+  int64_t count = 1;
+  graft_shape *shape = NULL;
+  if (graft_op_get_attr_shape(&shape, op, "shape") == GRAFT_OK) {
+    rank = graft_shape_rank(shape);
+    if (rank < 0) rank = 0;
+    if (rank > 8) rank = -1;
+    for (int i = 0; i < rank; ++i) {
+      int64_t d = -1;
+      if (graft_shape_dim(&d, shape, i) != GRAFT_OK) d = -1;
+      dims[i] = d < 0 ? 2 : d;
+      if (dims[i] > 64) rank = -1;
+      if (rank < 0) break;
+      count *= dims[i];
+    }
+  }
+  graft_shape_free(shape);
+  if (rank < 0 || count > 4096) return NULL;
+  graft_tensor *t = NULL;
+  if (dtype == GRAFT_STRING) {
+    const char *strings[4096];
+    size_t lengths[4096];
+    for (int64_t i = 0; i < count; ++i) {
+      strings[i] = "ab";
+      lengths[i] = (size_t)(i % 3);
+    }
+    if (graft_tensor_new_strings(&t, dims, rank, strings, lengths, (size_t)count) != GRAFT_OK) t = NULL;
+    return t;
+  }
+  if (graft_tensor_new(&t, dtype, dims, rank, NULL, 0) != GRAFT_OK) return NULL;
+  uint8_t *bytes = graft_tensor_data(t);
+  size_t n = graft_tensor_byte_size(t);
+  /* Small integers in every byte order: 0x01, 0x02, 0x00, 0x03, ... */
+  for (size_t i = 0; bytes != NULL && i < n; ++i) bytes[i] = (uint8_t)((i * 7 + 1) % 5 == 0 ? 0 : (i * 7 + 1) % 5);
+  return t;
+}
+
+#define MAX_RUN_OPS 64
+#define MAX_FETCHES 16
+
+/* Runs the graph once as described at the top; errors are expected, a missing message is not. */
+static void run_imported(graft_graph *g) {
+  int64_t num_ops = graft_graph_num_ops(g);
+  if (num_ops <= 0 || num_ops > MAX_RUN_OPS) return;
+  graft_output feeds[MAX_RUN_OPS], fetches[MAX_FETCHES];
+  graft_tensor *feed_values[MAX_RUN_OPS];
+  graft_op *targets[MAX_FETCHES];
+  int nfeeds = 0, nfetches = 0, ntargets = 0, runnable = 1;
+  for (int64_t i = 0; i < num_ops && runnable; ++i) {
+    graft_op *op = graft_graph_op(g, i);
+    const char *type = graft_op_type(op);
+    if (touches_files(type)) runnable = 0;
+    if (strcmp(type, "Placeholder") == 0) {
+      graft_tensor *t = feed_for(op);
+      if (t == NULL) {
+        runnable = 0;
+        break;
+      }
+      feeds[nfeeds] = (graft_output){op, 0};
+      feed_values[nfeeds++] = t;
+      continue;
+    }
+    int outputs = graft_op_num_outputs(op);
+    if (outputs == 0 && graft_op_num_control_outputs(op) == 0 && ntargets < MAX_FETCHES) targets[ntargets++] = op;
+    for (int k = 0; k < outputs && nfetches < MAX_FETCHES; ++k) {
+      graft_output out = {op, k};
+      if (graft_output_num_consumers(out) == 0) fetches[nfetches++] = out;
+    }
+  }
+  if (runnable && nfetches + ntargets > 0) {
+    graft_session_options so = GRAFT_SESSION_OPTIONS_INIT;
+    so.num_threads = 1;
+    graft_session *s = NULL;
+    if (graft_session_new(&s, g, &so) == GRAFT_OK) {
+      graft_run_options ro = fuzz_run_options();
+      graft_tensor *values[MAX_FETCHES] = {NULL};
+      int rc = graft_session_run_with_options(values, s, feeds, feed_values, nfeeds, fetches, nfetches, targets,
+                                              ntargets, &ro);
+      if (rc != GRAFT_OK) {
+        const char *message = graft_error_last();
+        if (message == NULL || message[0] == '\0') fuzz_bug("a run failed with %s and no message", graft_status_name(rc));
+      }
+      for (int k = 0; rc == GRAFT_OK && k < nfetches; ++k) graft_tensor_free(values[k]);
+      graft_session_free(s);
+    }
+  }
+  for (int k = 0; k < nfeeds; ++k) graft_tensor_free(feed_values[k]);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzz_set_limits();
+  int64_t in_use = graft_memory_in_use();
   uint8_t selector = size > 0 ? data[size - 1] : 0;
   graft_graph *g = new_graph();
   graft_import_results *results = NULL;
@@ -174,9 +265,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     check_round_trip(g, "import with the default options");
     if (selector & 1) import_with_return_element(data, size, g, selector);
+    run_imported(g);
   }
   graft_import_results_free(results);
   graft_graph_free(g);
   graft_error_clear();
+  if (graft_memory_in_use() != in_use) {
+    fuzz_bug("%lld bytes of tensor memory still in use once the graph is freed",
+             (long long)(graft_memory_in_use() - in_use));
+  }
   return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * Writes the seed corpus of fuzz_import_graph_def into a directory:
+ * Writes the seed corpus of a fuzz target into a directory. For import_graph_def:
  *   - every conformance graph, every .pb file of CONFORMANCE_DIR/graphs, as it is;
  *   - the graph_def of every MetaGraphDef of CONFORMANCE_DIR/savedmodels/(name)/saved_model.pb;
  *   - a few graphs made here: an empty GraphDef (0 bytes), a small graph (Placeholder, Const,
@@ -12,7 +12,13 @@
  * Without the conformance folder (CI has ../shared beside the clone) only the graphs made here
  * are written. The file names are fixed, so running it again rewrites the same files.
  *
- * usage: make_corpus OUT_DIR [CONFORMANCE_DIR]
+ * For saved_model: every conformance SavedModel's files in fuzz_common.h's records (the names
+ * of fuzz_saved_model.c); checkpoint: their variables' index and data files (fuzz_checkpoint.cc);
+ * parse_example: tf.train.Examples made here with the features fuzz_parse_example.c parses, one
+ * to four per input; npy: .npy files of several dtypes, shapes and byte orders made here;
+ * literal and spec_strings: texts made here, behind the byte that picks what they are.
+ *
+ * usage: make_corpus TARGET OUT_DIR [CONFORMANCE_DIR]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -425,23 +431,330 @@ static int write_savedmodel_graphs(const char *conformance) {
   return rc;
 }
 
+/* ---- Targets with inputs made of files ---------------------------------------------------- */
+
+/* A growing byte buffer; aborts when memory runs out. */
+struct bytes {
+  uint8_t *p;
+  size_t n, cap;
+};
+
+static void put(struct bytes *b, const void *data, size_t len) {
+  if (b->n + len > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->n + len) cap *= 2;
+    uint8_t *bigger = realloc(b->p, cap);
+    if (bigger == NULL) abort();
+    b->p = bigger;
+    b->cap = cap;
+  }
+  if (len > 0) memcpy(b->p + b->n, data, len);
+  b->n += len;
+}
+
+/* One fuzz_common.h record: name index, little-endian length, bytes. */
+static void put_record(struct bytes *b, int which, const void *data, size_t len) {
+  uint8_t head[5] = {(uint8_t)which, (uint8_t)(len & 0xFF), (uint8_t)((len >> 8) & 0xFF), (uint8_t)((len >> 16) & 0xFF),
+                     (uint8_t)((len >> 24) & 0xFF)};
+  put(b, head, sizeof head);
+  put(b, data, len);
+}
+
+/* Adds file dir/rel as record `which` when it exists; returns whether it did. */
+static int put_file_record(struct bytes *b, int which, const char *dir, const char *rel) {
+  char path[8192];
+  if (snprintf(path, sizeof path, "%s/%s", dir, rel) >= (int)sizeof path) return 0;
+  size_t size = 0;
+  uint8_t *data = read_all(path, &size);
+  if (data == NULL) return 0;
+  put_record(b, which, data, size);
+  free(data);
+  return 1;
+}
+
+/* The first file in dir/sub, as "sub/name" in rel; 0 when there is none. */
+static int first_file(char *rel, size_t cap, const char *dir, const char *sub) {
+  char path[8192];
+  if (snprintf(path, sizeof path, "%s/%s", dir, sub) >= (int)sizeof path) return 0;
+  size_t n = 0;
+  char **names = list_dir(path, &n);
+  if (names == NULL) return 0;
+  int found = n > 0;
+  if (found) snprintf(rel, cap, "%s/%s", sub, names[0]);
+  free_list(names, n);
+  return found;
+}
+
+/* saved_model (checkpoint = 0) or checkpoint (1): one input per conformance SavedModel. */
+static int write_savedmodel_files(const char *conformance, int checkpoint) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/savedmodels", conformance);
+  size_t n = 0;
+  char **names = list_dir(dir, &n);
+  if (names == NULL) return 1;
+  int rc = 0;
+  for (size_t i = 0; i < n && rc == 0; ++i) {
+    char model[4096], asset[1024], name[1100];
+    if (snprintf(model, sizeof model, "%s/%s", dir, names[i]) >= (int)sizeof model) continue;
+    struct bytes b = {0};
+    if (checkpoint) {
+      int index = put_file_record(&b, 0, model, "variables/variables.index");
+      int data = put_file_record(&b, 1, model, "variables/variables.data-00000-of-00001");
+      if (index && data) {
+        snprintf(name, sizeof name, "checkpoint_%s", names[i]);
+        rc = write_bytes(name, b.p, b.n);
+      }
+    } else if (put_file_record(&b, 0, model, "saved_model.pb")) {
+      put_file_record(&b, 1, model, "variables/variables.index");
+      put_file_record(&b, 2, model, "variables/variables.data-00000-of-00001");
+      if (first_file(asset, sizeof asset, model, "assets")) put_file_record(&b, 3, model, asset);
+      put_file_record(&b, 4, model, "fingerprint.pb");
+      snprintf(name, sizeof name, "savedmodel_%s", names[i]);
+      rc = write_bytes(name, b.p, b.n);
+    }
+    free(b.p);
+  }
+  free_list(names, n);
+  return rc;
+}
+
+/* ---- tf.train.Example protos --------------------------------------------------------------- */
+
+static void put_varint(struct bytes *b, uint64_t v) {
+  uint8_t out[10];
+  size_t n = 0;
+  do {
+    out[n++] = (uint8_t)((v & 0x7F) | (v >= 0x80 ? 0x80 : 0));
+    v >>= 7;
+  } while (v != 0);
+  put(b, out, n);
+}
+
+/* Field `field` of wire type 2 (length-delimited) holding data. */
+static void put_len_field(struct bytes *b, int field, const void *data, size_t len) {
+  put_varint(b, (uint64_t)field << 3 | 2);
+  put_varint(b, len);
+  put(b, data, len);
+}
+
+/* Appends the map entry features[key] = feature (kind 1 bytes, 2 floats, 3 int64s) to features. */
+static void put_feature(struct bytes *features, const char *key, int kind, const struct bytes *list) {
+  struct bytes kind_list = {0}, feature = {0}, entry = {0};
+  if (kind == 1) {
+    put(&kind_list, list->p, list->n); /* already repeated bytes fields */
+  } else {
+    put_len_field(&kind_list, 1, list->p, list->n); /* packed */
+  }
+  put_len_field(&feature, kind, kind_list.p, kind_list.n);
+  put_len_field(&entry, 1, key, strlen(key));
+  put_len_field(&entry, 2, feature.p, feature.n);
+  put_len_field(features, 1, entry.p, entry.n);
+  free(kind_list.p);
+  free(feature.p);
+  free(entry.p);
+}
+
+static void floats_feature(struct bytes *features, const char *key, const float *v, size_t n) {
+  struct bytes list = {0};
+  put(&list, v, n * sizeof *v); /* little-endian hosts, as protobuf's fixed32 */
+  put_feature(features, key, 2, &list);
+  free(list.p);
+}
+
+static void ints_feature(struct bytes *features, const char *key, const int64_t *v, size_t n) {
+  struct bytes list = {0};
+  for (size_t i = 0; i < n; ++i) put_varint(&list, (uint64_t)v[i]);
+  put_feature(features, key, 3, &list);
+  free(list.p);
+}
+
+static void strings_feature(struct bytes *features, const char *key, const char *const *v, size_t n) {
+  struct bytes list = {0};
+  for (size_t i = 0; i < n; ++i) put_len_field(&list, 1, v[i], strlen(v[i]));
+  put_feature(features, key, 1, &list);
+  free(list.p);
+}
+
+/* Example number k: every feature fuzz_parse_example.c asks for (k = 0), some of them (k = 1),
+ * none (k = 2), or features of the wrong kind or size (k = 3). */
+static struct bytes make_example(int k) {
+  struct bytes features = {0}, example = {0};
+  const float f2[2] = {1.5f, -2.0f}, f3[3] = {0.25f, 4.0f, 8.0f};
+  const int64_t i1[1] = {7}, i3[3] = {-1, 300, 1ll << 40};
+  const char *const s1[1] = {"text"}, *const s2[2] = {"a", ""};
+  if (k == 0) {
+    floats_feature(&features, "f", f2, 2);
+    ints_feature(&features, "i", i1, 1);
+    strings_feature(&features, "s", s1, 1);
+    floats_feature(&features, "vf", f3, 3);
+    floats_feature(&features, "sf", f3, 3);
+    ints_feature(&features, "si", i3, 3);
+    strings_feature(&features, "ss", s2, 2);
+    floats_feature(&features, "rf", f2, 2);
+    ints_feature(&features, "ri", i3, 3);
+  } else if (k == 1) {
+    floats_feature(&features, "f", f2, 2);
+    floats_feature(&features, "vf", f2, 1);
+    strings_feature(&features, "ss", s1, 1);
+  } else if (k == 3) {
+    floats_feature(&features, "f", f3, 3);
+    strings_feature(&features, "i", s2, 2);
+    ints_feature(&features, "sf", i1, 1);
+  }
+  put_len_field(&example, 1, features.p, features.n);
+  free(features.p);
+  return example;
+}
+
+static int write_examples(void) {
+  static const int batches[][4] = {{0, -1, -1, -1}, {1, -1, -1, -1}, {2, -1, -1, -1}, {3, -1, -1, -1},
+                                   {0, 1, -1, -1},  {0, 1, 2, -1},   {2, 1, 0, 1},    {0, 3, -1, -1}};
+  int rc = 0;
+  for (size_t b = 0; b < sizeof batches / sizeof batches[0] && rc == 0; ++b) {
+    struct bytes input = {0};
+    for (int slot = 0; slot < 4 && batches[b][slot] >= 0; ++slot) {
+      struct bytes e = make_example(batches[b][slot]);
+      put_record(&input, slot, e.p, e.n);
+      free(e.p);
+    }
+    char name[64];
+    snprintf(name, sizeof name, "examples_%zu", b);
+    rc = write_bytes(name, input.p, input.n);
+    free(input.p);
+  }
+  return rc;
+}
+
+/* ---- .npy files, literals, spec strings ------------------------------------------------------ */
+
+/* A version 1.0 .npy file with header dict `dict` and `data_len` bytes of data (a pattern). */
+static int write_npy(const char *name, const char *dict, size_t data_len) {
+  struct bytes b = {0};
+  size_t header = strlen(dict) + 1;
+  size_t pad = (64 - (10 + header) % 64) % 64;
+  header += pad;
+  uint8_t pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (uint8_t)(header & 0xFF), (uint8_t)(header >> 8)};
+  put(&b, pre, sizeof pre);
+  put(&b, dict, strlen(dict));
+  for (size_t i = 0; i < pad; ++i) put(&b, " ", 1);
+  put(&b, "\n", 1);
+  for (size_t i = 0; i < data_len; ++i) {
+    uint8_t v = (uint8_t)(i % 3 == 0 ? 0 : 0x3F + i % 5);
+    put(&b, &v, 1);
+  }
+  int rc = write_bytes(name, b.p, b.n);
+  free(b.p);
+  return rc;
+}
+
+static int write_npy_files(void) {
+  static const struct {
+    const char *name, *dict;
+    size_t data;
+  } files[] = {
+      {"f4_2x3", "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 24},
+      {"f8_big_endian", "{'descr': '>f8', 'fortran_order': False, 'shape': (2,), }", 16},
+      {"f2_2x2", "{'descr': '<f2', 'fortran_order': False, 'shape': (2, 2), }", 8},
+      {"i8_scalar", "{'descr': '<i8', 'fortran_order': False, 'shape': (), }", 8},
+      {"u1_empty", "{'descr': '|u1', 'fortran_order': False, 'shape': (0, 4), }", 0},
+      {"b1", "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", 3},
+      {"c8", "{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", 8},
+      {"bytes", "{'descr': '|S3', 'fortran_order': False, 'shape': (2,), }", 6},
+      {"unicode", "{'descr': '<U2', 'fortran_order': False, 'shape': (2,), }", 16},
+      {"fortran_1d", "{'descr': '<i4', 'fortran_order': True, 'shape': (2,), }", 8},
+      {"object", "{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", 8},
+  };
+  int rc = 0;
+  char name[128];
+  for (size_t i = 0; i < sizeof files / sizeof files[0] && rc == 0; ++i) {
+    snprintf(name, sizeof name, "npy_%s.npy", files[i].name);
+    rc = write_npy(name, files[i].dict, files[i].data);
+  }
+  return rc;
+}
+
+/* Each text behind its selector byte (the first character of the string, as an octal escape). */
+static int write_texts(const char *prefix, const char *const *texts, size_t n) {
+  int rc = 0;
+  char name[128];
+  for (size_t i = 0; i < n && rc == 0; ++i) {
+    snprintf(name, sizeof name, "%s_%02zu", prefix, i);
+    rc = write_bytes(name, texts[i], 1 + strlen(texts[i] + 1));
+  }
+  return rc;
+}
+
+static int write_literals(void) {
+  static const char *const texts[] = {
+      "\0" "3",          "\0" "-2.5",          "\0" "[1, 2, 3]",      "\1" "[[1.5, 2], [3, 4]]", "\0" "[]",
+      "\7" "[[true], [false]]", "\10" "[\"a\", \"bc\\x00\"]", "\0" "2+1j", "\0" "7:int64", "\3" "inf",
+      "\1" "nan",        "\6" "18446744073709551615:uint64", "\11" "1e-3", "\0" "[1, 2.5,]", "\0" "'t\\n'",
+  };
+  return write_texts("literal", texts, sizeof texts / sizeof texts[0]);
+}
+
+static int write_spec_strings(void) {
+  static const char *const texts[] = {
+      "\0" "/job:ps/replica:0/task:1/device:GPU:0", "\0" "/cpu:0", "\0" "/device:CPU:*", "\0" "/job:worker/gpu:1",
+      "\0" "/job:w/task:3", "\0" "/device:OPENCL:2", "\0" "", "\1" "a", "\1" "b/c:1", "\1" "b/c_1:2", "\1" "a:0",
+      "\1" "^a", "\2" "ij,jk->ik", "\2" "...ij,...jk->...ik", "\2" "ii->i", "\2" "ij->ji", "\2" "i,i->",
+      "\2" "bij,bjk,bkl->bil",
+  };
+  return write_texts("spec", texts, sizeof texts / sizeof texts[0]);
+}
+
+/* The conformance folder's contents for the targets that use it. */
+static int write_from_conformance(const char *target, const char *conformance) {
+  if (strcmp(target, "import_graph_def") == 0) {
+    int g = write_conformance_graphs(conformance);
+    int s = g < 0 ? g : write_savedmodel_graphs(conformance);
+    if (g < 0 || s < 0) return -1;
+    if (g > 0) fprintf(stderr, "make_corpus: no %s/graphs: its graphs are left out\n", conformance);
+    if (s > 0) fprintf(stderr, "make_corpus: no %s/savedmodels: their graphs are left out\n", conformance);
+    return 0;
+  }
+  int checkpoint = strcmp(target, "checkpoint") == 0;
+  if (checkpoint || strcmp(target, "saved_model") == 0) {
+    int s = write_savedmodel_files(conformance, checkpoint);
+    if (s > 0) fprintf(stderr, "make_corpus: no %s/savedmodels: their files are left out\n", conformance);
+    return s < 0 ? -1 : 0;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  if (argc < 2 || argc > 3) {
-    fprintf(stderr, "usage: %s OUT_DIR [CONFORMANCE_DIR]\n", argv[0]);
+  if (argc < 3 || argc > 4) {
+    fprintf(stderr, "usage: %s TARGET OUT_DIR [CONFORMANCE_DIR]\n", argv[0]);
     return 2;
   }
-  out_dir = argv[1];
+  const char *target = argv[1];
+  out_dir = argv[2];
   if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
     fprintf(stderr, "make_corpus: cannot create %s: %s\n", out_dir, strerror(errno));
     return 1;
   }
-  if (write_hand_made() != 0) return 1;
-  if (argc == 3) {
-    int g = write_conformance_graphs(argv[2]);
-    int s = g < 0 ? g : write_savedmodel_graphs(argv[2]);
-    if (g < 0 || s < 0) return 1;
-    if (g > 0) fprintf(stderr, "make_corpus: no %s/graphs: its graphs are left out\n", argv[2]);
-    if (s > 0) fprintf(stderr, "make_corpus: no %s/savedmodels: their graphs are left out\n", argv[2]);
+  int rc = 0;
+  if (strcmp(target, "import_graph_def") == 0) {
+    rc = write_hand_made();
+  } else if (strcmp(target, "saved_model") == 0 || strcmp(target, "checkpoint") == 0) {
+    rc = 0; /* from the conformance folder only */
+  } else if (strcmp(target, "parse_example") == 0) {
+    rc = write_examples();
+  } else if (strcmp(target, "npy") == 0) {
+    rc = write_npy_files();
+  } else if (strcmp(target, "literal") == 0) {
+    rc = write_literals();
+  } else if (strcmp(target, "spec_strings") == 0) {
+    rc = write_spec_strings();
+  } else {
+    fprintf(stderr, "make_corpus: unknown target '%s'\n", target);
+    return 2;
+  }
+  if (rc != 0) return 1;
+  if (argc == 4 && write_from_conformance(target, argv[3]) != 0) return 1;
+  if (written == 0) {
+    /* libFuzzer needs one input to start from; a target without any gets an empty one. */
+    if (write_bytes("empty", "", 0) != 0) return 1;
   }
   printf("make_corpus: %d files in %s\n", written, out_dir);
   return 0;

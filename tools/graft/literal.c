@@ -27,7 +27,7 @@ typedef struct {
   int negative;       /* ELEM_INT: 1 for a value < 0 */
   uint64_t magnitude; /* ELEM_INT: the absolute value; ELEM_BOOL: 0 or 1 */
   double re, im;      /* ELEM_FLOAT: re; ELEM_COMPLEX: both */
-  char *bytes;        /* ELEM_STRING: the bytes (malloc'ed) */
+  char *bytes;        /* ELEM_STRING: the bytes (malloc'ed, NUL-terminated after len) */
   size_t len;         /* ELEM_STRING: their number */
   size_t start, end;  /* where the element is in the text, for messages */
 } elem;
@@ -255,6 +255,7 @@ static int parse_string(parser *p, elem *e) {
         return fail(p, "unknown escape '\\%c' in a string", x);
     }
   }
+  bytes[len] = '\0'; /* graft_tensor_from_host takes NUL-terminated strings */
   e->kind = ELEM_STRING;
   e->bytes = bytes;
   e->len = len;

@@ -369,7 +369,7 @@ done:
 
 static int read_exact(FILE *file, void *buf, size_t n) { return n == 0 || fread(buf, 1, n, file) == n; }
 
-static int read_from(graft_tensor **out, FILE *file, const char *path, char *err, size_t err_size) {
+int npy_read_stream(graft_tensor **out, FILE *file, const char *path, char *err, size_t err_size) {
   unsigned char prefix[NPY_MAGIC_LEN + 2];
   size_t got = fread(prefix, 1, sizeof prefix, file);
   if (ferror(file)) return fail(err, err_size, "cannot read '%s': %s", path, strerror(errno));
@@ -466,7 +466,7 @@ static int read_from(graft_tensor **out, FILE *file, const char *path, char *err
 int npy_read(graft_tensor **out, const char *path, char *err, size_t err_size) {
   FILE *file = fopen(path, "rb");
   if (file == NULL) return fail(err, err_size, "cannot read '%s': %s", path, strerror(errno));
-  int status = read_from(out, file, path, err, err_size);
+  int status = npy_read_stream(out, file, path, err, err_size);
   fclose(file);
   return status;
 }
@@ -522,7 +522,27 @@ static int write_data(FILE *file, const graft_tensor *tensor, graft_dtype dtype,
   return ok ? 0 : -1;
 }
 
+/* The preamble, the header (n bytes) and the data; -1 (errno set) on a write error. */
+static int write_to(FILE *file, const char *header, size_t n, const graft_tensor *tensor, graft_dtype dtype,
+                    size_t string_width) {
+  unsigned char pre[10];
+  memcpy(pre, NPY_MAGIC, NPY_MAGIC_LEN);
+  pre[6] = 1; /* version 1.0 */
+  pre[7] = 0;
+  pre[8] = (unsigned char)(n & 0xFF);
+  pre[9] = (unsigned char)(n >> 8);
+  errno = 0;
+  return fwrite(pre, 1, sizeof pre, file) == sizeof pre && fwrite(header, 1, n, file) == n &&
+                 write_data(file, tensor, dtype, string_width) == 0
+             ? 0
+             : -1;
+}
+
 int npy_write(const char *path, const graft_tensor *tensor, char *err, size_t err_size) {
+  return npy_write_stream(NULL, path, tensor, err, err_size);
+}
+
+int npy_write_stream(FILE *stream, const char *path, const graft_tensor *tensor, char *err, size_t err_size) {
   graft_dtype dtype = graft_tensor_dtype(tensor);
   char descr[32];
   size_t string_width = 0;
@@ -567,20 +587,19 @@ int npy_write(const char *path, const graft_tensor *tensor, char *err, size_t er
     return fail(err, err_size, "cannot write '%s': the .npy header is too long", path);
   }
 
+  if (stream != NULL) {
+    int ok = write_to(stream, header, n, tensor, dtype, string_width) == 0;
+    int saved = errno;
+    free(header);
+    if (!ok) return fail(err, err_size, "cannot write '%s': %s", path, saved != 0 ? strerror(saved) : "write error");
+    return 0;
+  }
   FILE *file = fopen(path, "wb");
   if (file == NULL) {
     free(header);
     return fail(err, err_size, "cannot write '%s': %s", path, strerror(errno));
   }
-  unsigned char pre[10];
-  memcpy(pre, NPY_MAGIC, NPY_MAGIC_LEN);
-  pre[6] = 1; /* version 1.0 */
-  pre[7] = 0;
-  pre[8] = (unsigned char)(n & 0xFF);
-  pre[9] = (unsigned char)(n >> 8);
-  errno = 0;
-  int ok = fwrite(pre, 1, sizeof pre, file) == sizeof pre && fwrite(header, 1, n, file) == n &&
-           write_data(file, tensor, dtype, string_width) == 0;
+  int ok = write_to(file, header, n, tensor, dtype, string_width) == 0;
   int saved = errno;
   free(header);
   if (fclose(file) != 0 && ok) {

@@ -19,13 +19,21 @@
 #define GRAFT_TOOL_NPY_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <graft/graft.h>
 
 /* Reads the .npy file at path into a new tensor (*out; free it with graft_tensor_free). */
 int npy_read(graft_tensor **out, const char *path, char *err, size_t err_size);
 
+/* As npy_read, from an open stream (read to its end); path only names it in messages. */
+int npy_read_stream(graft_tensor **out, FILE *stream, const char *path, char *err, size_t err_size);
+
 /* Writes tensor to a new .npy file at path (replacing any file there). */
 int npy_write(const char *path, const graft_tensor *tensor, char *err, size_t err_size);
+
+/* Writes tensor as .npy to stream when it is not NULL (path then only names it in messages),
+ * else to a new file at path. */
+int npy_write_stream(FILE *stream, const char *path, const graft_tensor *tensor, char *err, size_t err_size);
 
 #endif /* GRAFT_TOOL_NPY_H */
