@@ -29,4 +29,49 @@ Status MemoryAccount::Charge(size_t bytes) {
   return Status::Ok();
 }
 
+MemoryCharge& MemoryCharge::operator=(MemoryCharge&& other) noexcept {
+  if (this != &other) {
+    Release();
+    account_ = std::move(other.account_);
+    process_ = other.process_;
+    bytes_ = other.bytes_;
+    other.process_ = false;
+    other.bytes_ = 0;
+  }
+  return *this;
+}
+
+Status MemoryCharge::Charge(size_t bytes) {
+  Release();
+  if (bytes == 0) return Status::Ok();
+  MemoryAccount* account = MemoryAccount::Current();
+  const bool process = MemoryAccount::ProcessLimited();
+  if (process) GRAFT_RETURN_IF_ERROR(MemoryAccount::Process().Charge(bytes));
+  if (account != nullptr) {
+    if (Status s = account->Charge(bytes); !s.ok()) {
+      if (process) MemoryAccount::Process().Credit(bytes);
+      return s;
+    }
+    account_ = account->shared_from_this();
+  }
+  process_ = process;
+  bytes_ = bytes;
+  return Status::Ok();
+}
+
+Status MemoryCharge::CheckFits(size_t bytes) {
+  if (!Active()) return Status::Ok();
+  MemoryCharge probe;
+  return probe.Charge(bytes);
+}
+
+void MemoryCharge::Release() {
+  if (bytes_ == 0) return;
+  if (account_ != nullptr) account_->Credit(bytes_);
+  if (process_) MemoryAccount::Process().Credit(bytes_);
+  account_.reset();
+  process_ = false;
+  bytes_ = 0;
+}
+
 }  // namespace graft

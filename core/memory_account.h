@@ -51,4 +51,31 @@ class MemoryAccount : public std::enable_shared_from_this<MemoryAccount> {
 // leaves the thread's account as it is). Scopes nest.
 using MemoryScope = ThreadScoped<MemoryAccount>::Scope;
 
+// Bytes charged to the calling thread's account and to the process's (when it has a cap), as
+// AlignedBuffer charges them, and given back when the charge is destroyed: what a buffer whose
+// memory is not one block (strings) holds to be counted like the others. Movable, not copyable.
+class MemoryCharge {
+ public:
+  MemoryCharge() = default;
+  MemoryCharge(MemoryCharge&& other) noexcept { *this = std::move(other); }
+  MemoryCharge& operator=(MemoryCharge&& other) noexcept;
+  MemoryCharge(const MemoryCharge&) = delete;
+  MemoryCharge& operator=(const MemoryCharge&) = delete;
+  ~MemoryCharge() { Release(); }
+
+  // Whether a charge would count anything (a cap on the process or an account on the thread).
+  static bool Active() { return MemoryAccount::ProcessLimited() || MemoryAccount::Current() != nullptr; }
+  // Charges bytes (giving back what the charge held before); kResourceExhausted (nothing
+  // charged) when they would pass a cap.
+  Status Charge(size_t bytes);
+  // Whether bytes more could be charged now, without charging them.
+  static Status CheckFits(size_t bytes);
+  void Release();
+
+ private:
+  std::shared_ptr<MemoryAccount> account_;
+  bool process_ = false;
+  size_t bytes_ = 0;
+};
+
 }  // namespace graft

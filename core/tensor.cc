@@ -96,9 +96,26 @@ Status Tensor::FromStrings(std::span<const int64_t> dims, std::vector<std::strin
     return errors::InvalidArgument(strings.size(), " strings do not match the ", n, " elements of shape ",
                                    PartialShape(std::vector<int64_t>(dims.begin(), dims.end())).ToString());
   }
-  auto buffer = std::make_shared<StringBuffer>(std::move(strings));
+  MemoryCharge charge;
+  if (MemoryCharge::Active()) {
+    size_t bytes = strings.capacity() * sizeof(std::string);
+    for (const std::string& s : strings) {
+      if (s.capacity() >= sizeof(std::string)) bytes += s.capacity() + 1;  // past the inline buffer
+    }
+    GRAFT_RETURN_IF_ERROR(charge.Charge(bytes));
+  }
+  auto buffer = std::make_shared<StringBuffer>(std::move(strings), std::move(charge));
   *out = Tensor(DType::kString, std::vector<int64_t>(dims.begin(), dims.end()), n, std::move(buffer));
   return Status::Ok();
+}
+
+Status Tensor::CheckStringsFit(int64_t n) {
+  if (!MemoryCharge::Active() || n <= 0) return Status::Ok();
+  size_t bytes = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(n), sizeof(std::string), &bytes)) {
+    return errors::ResourceExhausted("cannot allocate ", n, " strings");
+  }
+  return MemoryCharge::CheckFits(bytes);
 }
 
 const std::vector<std::string>& Tensor::strings() const {

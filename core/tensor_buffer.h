@@ -76,7 +76,9 @@ class BorrowedBuffer final : public TensorBuffer {
 
 class StringBuffer final : public TensorBuffer {
  public:
-  explicit StringBuffer(std::vector<std::string> strings) : strings_(std::move(strings)) {}
+  // charge: what the strings count against the memory caps (given back with the buffer).
+  explicit StringBuffer(std::vector<std::string> strings, MemoryCharge charge = {})
+      : strings_(std::move(strings)), charge_(std::move(charge)) {}
   void* data() const override { return nullptr; }
   size_t size() const override;  // total bytes of the strings
   const std::vector<std::string>& strings() const { return strings_; }
@@ -84,6 +86,7 @@ class StringBuffer final : public TensorBuffer {
 
  private:
   std::vector<std::string> strings_;
+  MemoryCharge charge_;
 };
 
 }  // namespace graft

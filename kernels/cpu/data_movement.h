@@ -46,6 +46,7 @@ Status Produce(OpKernelContext& ctx, int i, DType dtype, const Dims& dims, F fil
   if constexpr (std::is_same_v<T, std::string>) {
     int64_t n = 0;
     GRAFT_RETURN_IF_ERROR(CheckedNumElements(dims, &n));
+    GRAFT_RETURN_IF_ERROR(Tensor::CheckStringsFit(n));
     std::vector<std::string> v(static_cast<size_t>(n));
     if (n > 0) fill(v.data());
     Tensor t;

@@ -235,6 +235,7 @@ class RaggedTensorToTensorKernel : public OpKernel {
     if (values.dtype() == DType::kString) {
       const std::vector<std::string>& v = values.strings();
       const std::vector<std::string>& dv = default_value.strings();
+      GRAFT_RETURN_IF_ERROR(Tensor::CheckStringsFit(total));
       std::vector<std::string> out(static_cast<size_t>(total));
       for (int64_t s = 0; s < slots; ++s) {
         for (int64_t e = 0; e < inner_size; ++e) out[static_cast<size_t>(s * inner_size + e)] = dv[static_cast<size_t>(default_at[static_cast<size_t>(e)])];

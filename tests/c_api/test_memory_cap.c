@@ -133,10 +133,58 @@ static void test_process_cap(void **state) {
   free(data);
 }
 
+/* String tensors count too: their string objects and the heap bytes of long strings. A Fill of
+ * a billion strings (32 GB of std::string objects) fails before the vector is made. */
+static void test_strings_counted(void **state) {
+  (void)state;
+  graft_graph *g = NULL;
+  GT_OK(graft_graph_new(&g));
+  graft_op *dims = make_placeholder(g, "dims", GRAFT_INT64, (const int64_t[]){-1}, 1);
+  const char *text = "a string longer than the inline buffer of std::string";
+  size_t len = strlen(text);
+  graft_tensor *value = NULL;
+  GT_OK(graft_tensor_new_strings(&value, NULL, 0, &text, &len, 1));
+  graft_op_desc *d = NULL;
+  graft_op *c = NULL, *op = NULL;
+  GT_OK(graft_op_desc_new(&d, g, "Const", "text"));
+  GT_OK(graft_attrs_set_tensor(graft_op_desc_attrs(d), "value", value));
+  GT_OK(graft_attrs_set_type(graft_op_desc_attrs(d), "dtype", GRAFT_STRING));
+  GT_OK(graft_op_desc_finish(&c, d));
+  graft_tensor_free(value);
+  GT_OK(graft_op_desc_new(&d, g, "Fill", "strings"));
+  GT_OK(graft_op_desc_add_input(d, (graft_output){dims, 0}));
+  GT_OK(graft_op_desc_add_input(d, (graft_output){c, 0}));
+  GT_OK(graft_op_desc_finish(&op, d));
+  graft_session_options opts = GRAFT_SESSION_OPTIONS_INIT;
+  opts.max_memory_bytes = 1 << 20;
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, &opts));
+  graft_tensor *out = NULL;
+  GT_ERR(GRAFT_ENOMEM, run_fill(s, op, dims, (const int64_t[]){1000000000}, 1, &out), "Fill op 'strings'",
+         "the session's memory cap of 1048576 bytes");
+  assert_null(out);
+  assert_int_equal(graft_session_memory_in_use(s), 0);
+  /* 1000 strings fit, and count (objects and heap bytes) until the result is freed. */
+  GT_OK(run_fill(s, op, dims, (const int64_t[]){1000}, 1, &out));
+  int64_t held = graft_session_memory_in_use(s);
+  assert_true(held >= (int64_t)(1000 * (len + 1)));
+  assert_true(held < 1 << 20);
+  /* 20000 of them (over 1 MiB of heap bytes) do not: counted when the tensor is made. */
+  graft_tensor *big = NULL;
+  GT_ERR(GRAFT_ENOMEM, run_fill(s, op, dims, (const int64_t[]){20000}, 1, &big), "Fill op 'strings'",
+         "memory cap");
+  assert_int_equal(graft_session_memory_in_use(s), held);
+  graft_tensor_free(out);
+  assert_int_equal(graft_session_memory_in_use(s), 0);
+  graft_session_free(s);
+  graft_graph_free(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_session_cap),
       cmocka_unit_test(test_process_cap),
+      cmocka_unit_test(test_strings_counted),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
