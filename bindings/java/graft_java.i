@@ -632,7 +632,7 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
    */
   public Session(Graph graph, Options options) {
     this(graph, options.numThreads, options.trackMemory, options.disabledRewrites, options.defaultDevice,
-         options.strictPlacement);
+         options.strictPlacement, options.maxMemoryBytes);
   }
 
   /**
@@ -645,6 +645,7 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
     private long disabledRewrites;
     private String defaultDevice = "";
     private boolean strictPlacement;
+    private long maxMemoryBytes;
 
     /** Threads running ops; 0 (the default) for one per core. */
     public Options numThreads(int numThreads) {
@@ -683,8 +684,22 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
       return this;
     }
 
+    /**
+     * A cap on the tensor memory the session's runs hold at once (0, the default: none). An op
+     * whose output would pass it fails the run with GraftException GRAFT_ENOMEM naming the op,
+     * the bytes and the cap; the session stays usable.
+     */
+    public Options maxMemoryBytes(long maxMemoryBytes) {
+      this.maxMemoryBytes = maxMemoryBytes;
+      return this;
+    }
+
     public int numThreads() {
       return numThreads;
+    }
+
+    public long maxMemoryBytes() {
+      return maxMemoryBytes;
     }
 
     public boolean trackMemory() {
@@ -706,7 +721,8 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
     @Override
     public String toString() {
       return "Session.Options(numThreads=" + numThreads + ", trackMemory=" + trackMemory + ", disabledRewrites="
-          + disabledRewrites + ", defaultDevice=\"" + defaultDevice + "\", strictPlacement=" + strictPlacement + ")";
+          + disabledRewrites + ", defaultDevice=\"" + defaultDevice + "\", strictPlacement=" + strictPlacement
+          + ", maxMemoryBytes=" + maxMemoryBytes + ")";
     }
   }
 
@@ -724,6 +740,22 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
       values.add(e.getValue());
     }
     return run(fetches, keys, values, java.util.List.of());
+  }
+
+  /**
+   * Runs the graph for fetches with feeds, stopping with GraftException GRAFT_EDEADLINE once
+   * timeoutMs milliseconds have passed (0: no deadline) or GRAFT_ECANCELLED once cancellation
+   * (null: none) is cancelled, from any thread; the session stays usable either way.
+   */
+  public java.util.List<Tensor> run(java.util.List<Output> fetches, java.util.Map<Output, Tensor> feeds,
+                                    long timeoutMs, Cancellation cancellation) {
+    java.util.List<Output> keys = new java.util.ArrayList<>(feeds.size());
+    java.util.List<Tensor> values = new java.util.ArrayList<>(feeds.size());
+    for (java.util.Map.Entry<Output, Tensor> e : feeds.entrySet()) {
+      keys.add(e.getKey());
+      values.add(e.getValue());
+    }
+    return run(fetches, keys, values, java.util.List.of(), timeoutMs, cancellation);
   }
 %}
 }

@@ -19,6 +19,9 @@ module Graft
   Output = Graft_swig::Output
   Session = Graft_swig::Session
   OpBuilder = Graft_swig::OpBuilder
+  # A token whose cancel (from any thread) stops every run given it (Session#run's
+  # cancellation:) with Graft::CancelledError; reset makes it usable again.
+  Cancellation = Graft_swig::Cancellation
 
   # A function attr's value: the name of a function of the graph (or of the context).
   Func = Struct.new(:name)
@@ -321,15 +324,24 @@ module Graft
     # that does not parse raises Graft::InvalidArgumentError. With strict_placement: true an op
     # whose own device is missing, or has no kernel for it, fails the run with
     # Graft::InvalidArgumentError naming the op and the device, instead of running on the CPU.
-    def initialize(graph, threads: 0, track_memory: false, default_device: nil, strict_placement: false)
-      native_initialize(graph, threads, track_memory, 0, default_device.to_s, strict_placement ? true : false)
+    # max_memory_bytes caps the tensor memory the session's runs hold at once (0: none): an op
+    # over it fails the run with Graft::ResourceExhaustedError naming the op and the cap.
+    def initialize(graph, threads: 0, track_memory: false, default_device: nil, strict_placement: false,
+                   max_memory_bytes: 0)
+      native_initialize(graph, threads, track_memory, 0, default_device.to_s, strict_placement ? true : false,
+                        Integer(max_memory_bytes))
     end
 
     # Runs the graph: fetches is an Output (or Operation) or an Array of them; feeds maps
     # Outputs (or tensor names) to Tensors or Ruby data of their dtype; targets are Operations
     # run for their effects. Returns a Tensor, or an Array of them for an Array of fetches.
+    # timeout_ms: the run stops with Graft::DeadlineExceededError once that many milliseconds
+    # have passed; cancellation: a Graft::Cancellation whose cancel (from any thread) stops it
+    # with Graft::CancelledError. The session stays usable either way.
     def run(fetches, feeds = nil, **options)
       targets = options.delete(:targets) || []
+      timeout_ms = Integer(options.delete(:timeout_ms) || 0)
+      cancellation = options.delete(:cancellation)
       unknown = options.keys.grep(Symbol)
       raise ArgumentError, "graft: unknown keyword: #{unknown.first.inspect}" unless unknown.empty?
 
@@ -345,7 +357,7 @@ module Graft
         feed_values << Graft.tensor(value, dtype: value.is_a?(Tensor) ? nil : out.dtype)
       end
       ops = Array(targets).map { |t| t.is_a?(Output) ? t.op : t }
-      result = Graft.invoke { native_run(outputs, feed_outputs, feed_values, ops) }.to_a
+      result = Graft.invoke { native_run(outputs, feed_outputs, feed_values, ops, timeout_ms, cancellation) }.to_a
       fetches.is_a?(Array) ? result : result.first
     end
 
