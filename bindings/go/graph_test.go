@@ -3,10 +3,12 @@
 package graft_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"graft.dev/graft"
 )
@@ -145,6 +147,44 @@ func TestGraphErrors(t *testing.T) {
 
 // WithMaxMemory: a run whose tensors would pass the cap fails with ErrNoMemory naming the op;
 // the session stays usable.
+func TestSessionRunContext(t *testing.T) {
+	g := must(graft.NewGraph())
+	x := must(g.Placeholder("x", graft.Float32, graft.MakeShape(256, 256)))
+	slow := x
+	for i := 0; i < 100; i++ { // 100 matrix products of 256 x 256: tens of ms
+		op := must(g.AddOp("MatMul", fmt.Sprintf("m%d", i)).AddInput(slow).AddInput(x).Finish())
+		slow = op.Output(0)
+	}
+	sess := must(graft.NewSession(g))
+	feeds := map[graft.Output]*graft.Tensor{x: newMatrix(t, 256, 256, make([]float32, 256*256)...)}
+	fetches := []graft.Output{slow}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Millisecond)
+	defer cancel()
+	_, err := sess.RunContext(ctx, feeds, fetches, nil)
+	if !errors.Is(err, graft.ErrDeadline) || !strings.Contains(err.Error(), "deadline") {
+		t.Fatalf("a 2 ms deadline: got %v", err)
+	}
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(3 * time.Millisecond)
+		cancel2()
+	}()
+	_, err = sess.RunContext(ctx2, feeds, fetches, nil)
+	if !errors.Is(err, graft.ErrCancelled) {
+		t.Fatalf("cancelled after 3 ms: got %v", err)
+	}
+	_, err = sess.RunContext(ctx2, feeds, fetches, nil) // already done
+	if !errors.Is(err, graft.ErrCancelled) {
+		t.Fatalf("an already cancelled context: got %v", err)
+	}
+	// The session stays usable, with and without a context.
+	out := must(sess.RunContext(context.Background(), feeds, fetches, nil))
+	if got := out[0].Shape(); len(got) != 2 || got[0] != 256 || got[1] != 256 {
+		t.Fatalf("shape %v", got)
+	}
+}
+
 func TestSessionMaxMemory(t *testing.T) {
 	g := must(graft.NewGraph())
 	x := must(g.Placeholder("x", graft.Float32, graft.MakeShape(-1, 3)))

@@ -3,7 +3,10 @@
 package graft
 
 import (
+	"context"
+	"errors"
 	"runtime"
+	"time"
 
 	raw "graft.dev/graft/internal/graft_swig"
 )
@@ -101,9 +104,33 @@ func (s *Session) Run(feeds map[Output]*Tensor, fetches []Output, targets []*Ope
 	return out, err
 }
 
+// RunContext is Run under ctx: the run stops before its next kernel with an error that
+// errors.Is ErrDeadline once ctx's deadline passes, or ErrCancelled once ctx is cancelled, as
+// database/sql's QueryContext does; the session stays usable. A ctx that is already done
+// fails at once.
+func (s *Session) RunContext(ctx context.Context, feeds map[Output]*Tensor, fetches []Output, targets []*Operation) ([]*Tensor, error) {
+	out, _, err := s.run(ctx, feeds, fetches, targets)
+	return out, err
+}
+
 // RunWithStats is Run, also returning the run's statistics.
 func (s *Session) RunWithStats(feeds map[Output]*Tensor, fetches []Output, targets []*Operation) ([]*Tensor, RunStats, error) {
+	return s.run(context.Background(), feeds, fetches, targets)
+}
+
+// contextError is the Graft error for a context that is done.
+func contextError(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return newError(CodeDeadline, "graft: the run's context passed its deadline")
+	}
+	return newError(CodeCancelled, "graft: the run's context was cancelled")
+}
+
+func (s *Session) run(ctx context.Context, feeds map[Output]*Tensor, fetches []Output, targets []*Operation) ([]*Tensor, RunStats, error) {
 	var stats RunStats
+	if err := ctx.Err(); err != nil {
+		return nil, stats, contextError(err)
+	}
 	rs, err := s.h.acquire()
 	if err != nil {
 		return nil, stats, err
@@ -146,11 +173,47 @@ func (s *Session) RunWithStats(feeds map[Output]*Tensor, fetches []Output, targe
 		}
 		targetV.Add(r)
 	}
+	// ctx's deadline becomes the run's timeout; its cancellation, a token a goroutine cancels.
+	var timeoutMs int64
+	if deadline, ok := ctx.Deadline(); ok {
+		timeoutMs = time.Until(deadline).Milliseconds()
+		if timeoutMs <= 0 {
+			return nil, stats, contextError(context.DeadlineExceeded)
+		}
+	}
+	var token raw.Cancellation
+	if ctx.Done() != nil {
+		token = raw.NewCancellation()
+		defer raw.DeleteCancellation(token)
+		stop, stopped := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(stopped)
+			select {
+			case <-ctx.Done():
+				token.Cancel()
+			case <-stop:
+			}
+		}()
+		defer func() {
+			close(stop)
+			<-stopped
+		}()
+	}
 	// The statistics are the calling thread's: read them on the thread that ran.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	result, err := get(func() raw.TensorVector { return rs.Run(fetchV, feedV, valueV, targetV) })
+	result, err := get(func() raw.TensorVector {
+		if token != nil {
+			return rs.Run(fetchV, feedV, valueV, targetV, timeoutMs, token)
+		}
+		return rs.Run(fetchV, feedV, valueV, targetV)
+	})
 	if err != nil {
+		// ctx's timer and the run's own deadline race: a run cancelled because ctx passed its
+		// deadline passed its deadline.
+		if errors.Is(err, ErrCancelled) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = newError(CodeDeadline, "graft: the run's context passed its deadline ("+err.Error()+")")
+		}
 		return nil, stats, err
 	}
 	stats = RunStats{PeakBytes: rs.Last_peak_bytes(), OpsRun: rs.Last_ops_run()}
