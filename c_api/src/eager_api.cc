@@ -6,6 +6,8 @@
 #include "core/device_spec.h"
 #include "c_api/src/eager_handles.h"
 #include "c_api/src/host_tensor.h"
+#include "c_api/src/run_options_api.h"
+#include "core/runtime/run_control.h"
 #include "core/variable.h"
 
 using graft::Status;
@@ -255,16 +257,36 @@ GRAFT_API int graft_op_call_set_device(graft_op_call* call, const char* device) 
   });
 }
 
-GRAFT_API int graft_op_call_execute(graft_value** outputs, int capacity, int* noutputs, graft_op_call* call) {
-  return Guard("graft_op_call_execute", [&]() -> Status {
-    GRAFT_CHECK_ARG(call);
-    GRAFT_CHECK_ARG(noutputs);
-    if (capacity < 0) return graft::errors::InvalidArgument("capacity is ", capacity);
-    if (capacity > 0) GRAFT_CHECK_ARG(outputs);
-    std::vector<Value> outs;
+static Status ExecuteOpCall(graft_value** outputs, int capacity, int* noutputs, graft_op_call* call,
+                            const graft_run_options* options) {
+  GRAFT_CHECK_ARG(call);
+  GRAFT_CHECK_ARG(noutputs);
+  if (capacity < 0) return graft::errors::InvalidArgument("capacity is ", capacity);
+  if (capacity > 0) GRAFT_CHECK_ARG(outputs);
+  graft::RunControl control;
+  GRAFT_RETURN_IF_ERROR(graft::capi::RunControlFromC(options, &control));
+  std::vector<Value> outs;
+  if (control.active()) {
+    if (control.cancellation != nullptr && control.cancellation->cancelled()) {
+      return graft::errors::Cancelled("the call was cancelled before op '", call->call.type, "' ran");
+    }
+    // The op's nested runs (function calls, loops) check the control the thread's scope sets.
+    graft::RunControlScope scope(&control);
     GRAFT_RETURN_IF_ERROR(call->ctx->ctx.Execute(call->call, &outs, &call->hint));
-    return graft::capi::HandOutValues(outputs, capacity, noutputs, outs);
-  });
+  } else {
+    GRAFT_RETURN_IF_ERROR(call->ctx->ctx.Execute(call->call, &outs, &call->hint));
+  }
+  return graft::capi::HandOutValues(outputs, capacity, noutputs, outs);
+}
+
+GRAFT_API int graft_op_call_execute(graft_value** outputs, int capacity, int* noutputs, graft_op_call* call) {
+  return Guard("graft_op_call_execute", [&] { return ExecuteOpCall(outputs, capacity, noutputs, call, nullptr); });
+}
+
+GRAFT_API int graft_op_call_execute_with_options(graft_value** outputs, int capacity, int* noutputs,
+                                                 graft_op_call* call, const graft_run_options* options) {
+  return Guard("graft_op_call_execute_with_options",
+               [&] { return ExecuteOpCall(outputs, capacity, noutputs, call, options); });
 }
 
 GRAFT_API int graft_variable_new(graft_value** out_handle, graft_context* ctx, const graft_value* initial,

@@ -274,6 +274,89 @@ static void test_function_calls(void **state) {
   graft_value_free(six);
 }
 
+/* The eager op call of the traced function's While (its cond and body, known to the context
+ * once the function has been called eagerly) from start to limit. */
+static graft_op_call *eager_while(const fixture *fx, const graft_value *start, const graft_value *limit) {
+  graft_op *loop = NULL;
+  for (int64_t i = 0; i < graft_graph_num_ops(fx->g) && loop == NULL; ++i) {
+    graft_op *op = graft_graph_op(fx->g, i);
+    if (strstr(graft_op_type(op), "While") != NULL) loop = op;
+  }
+  assert_non_null(loop);
+  const char *cond = NULL, *body = NULL;
+  graft_dtype types[8];
+  GT_OK(graft_op_get_attr_func(&cond, loop, "cond"));
+  GT_OK(graft_op_get_attr_func(&body, loop, "body"));
+  int ntypes = graft_op_num_inputs(loop);
+  assert_int_equal(ntypes, 2); /* the counter and the captured limit */
+  GT_OK(graft_op_get_attr_type_list(types, 8, loop, "T"));
+  graft_op_call *call = NULL;
+  GT_OK(graft_op_call_new(&call, fx->ctx, graft_op_type(loop)));
+  const graft_value *in[2] = {start, limit};
+  GT_OK(graft_op_call_add_input_list(call, in, 2));
+  GT_OK(graft_attrs_set_type_list(graft_op_call_attrs(call), "T", types, ntypes));
+  GT_OK(graft_attrs_set_func(graft_op_call_attrs(call), "cond", cond));
+  GT_OK(graft_attrs_set_func(graft_op_call_attrs(call), "body", body));
+  return call;
+}
+
+/* An eager op that runs graphs of its own (the While of the traced function): it stops at the
+ * deadline, a cancelled token stops it before it runs, and the same op then runs to its end. */
+static void test_eager_op_call(void **state) {
+  fixture *fx = *state;
+  graft_value *zero = i32(fx->ctx, 0), *big = i32(fx->ctx, 2147483647), *five = i32(fx->ctx, 5);
+  graft_value *out[2] = {NULL, NULL};
+  int n = 0;
+  /* A call of the function under a tape (op by op through the context) makes its cond and
+   * body known to the context. */
+  const graft_value *in[2] = {zero, five};
+  graft_tape *tape = NULL;
+  GT_OK(graft_tape_new(&tape, fx->ctx, 0, 1));
+  GT_OK(graft_concrete_function_call_with_options(out, 1, &n, fx->cf, fx->ctx, in, 2, NULL));
+  graft_value_free(out[0]);
+  out[0] = NULL;
+  graft_tape_free(tape);
+  graft_op_call *call = eager_while(fx, zero, big);
+  graft_run_options opts = GRAFT_RUN_OPTIONS_INIT;
+  opts.timeout_ms = 40;
+  double t0 = now_s();
+  GT_ERR(GRAFT_EDEADLINE, graft_op_call_execute_with_options(out, 2, &n, call, &opts),
+         "graft_op_call_execute_with_options", "deadline", "iteration");
+  assert_true(now_s() - t0 < 5.0);
+  assert_null(out[0]);
+  graft_cancellation *token = NULL;
+  GT_OK(graft_cancellation_new(&token));
+  graft_cancellation_cancel(token);
+  opts.timeout_ms = 0;
+  opts.cancellation = token;
+  GT_ERR(GRAFT_ECANCELLED, graft_op_call_execute_with_options(out, 2, &n, call, &opts), "While");
+  opts.timeout_ms = -1;
+  opts.cancellation = NULL;
+  GT_ERR(GRAFT_EINVAL, graft_op_call_execute_with_options(out, 2, &n, call, &opts), "timeout_ms");
+  graft_op_call_free(call);
+  /* From 0 to 5 it runs to its end, with options and without. */
+  call = eager_while(fx, zero, five);
+  graft_cancellation_reset(token);
+  opts.timeout_ms = 60000;
+  opts.cancellation = token;
+  GT_OK(graft_op_call_execute_with_options(out, 2, &n, call, &opts));
+  assert_int_equal(n, 2);
+  graft_tensor *t = NULL;
+  GT_OK(graft_value_to_tensor(&t, out[0]));
+  assert_int_equal(*(const int32_t *)graft_tensor_data(t), 5);
+  graft_tensor_free(t);
+  graft_value_free(out[0]);
+  graft_value_free(out[1]);
+  GT_OK(graft_op_call_execute_with_options(out, 2, &n, call, NULL));
+  graft_value_free(out[0]);
+  graft_value_free(out[1]);
+  graft_op_call_free(call);
+  graft_cancellation_free(token);
+  graft_value_free(zero);
+  graft_value_free(big);
+  graft_value_free(five);
+}
+
 /* Under a gradient tape a concrete function runs op by op: its While still stops. */
 static void test_taped_call(void **state) {
   fixture *fx = *state;
@@ -426,6 +509,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_function_calls, setup, teardown),
       cmocka_unit_test_setup_teardown(test_one_token_many_runs, setup, teardown),
       cmocka_unit_test_setup_teardown(test_taped_call, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_eager_op_call, setup, teardown),
       cmocka_unit_test_setup_teardown(test_huge_timeout, setup, teardown),
       cmocka_unit_test_setup_teardown(test_parallel_engine, setup, teardown),
   };

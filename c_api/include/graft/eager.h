@@ -21,6 +21,7 @@
 #include "graft/common.h"
 #include "graft/dtype.h"
 #include "graft/graph.h"
+#include "graft/run_options.h"
 #include "graft/shape.h"
 #include "graft/tensor.h"
 
@@ -134,6 +135,17 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_set_device(graft_op_call *call
  */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_execute(graft_value **outputs, int capacity, int *noutputs,
                                                           graft_op_call *call);
+/*
+ * graft_op_call_execute with a deadline and/or a cancellation token (run_options.h; options
+ * NULL: neither), for ops that run graphs of their own (PartitionedCall, While, If): the
+ * deadline or a cancel stops them before their next kernel or loop iteration with
+ * GRAFT_EDEADLINE / GRAFT_ECANCELLED naming the op it stopped before; a call whose token is
+ * already cancelled fails before the op runs. Traced, the options are ignored.
+ * The outputs are new handles, each freed with graft_value_free.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_op_call_execute_with_options(graft_value **outputs, int capacity,
+                                                                       int *noutputs, graft_op_call *call,
+                                                                       const graft_run_options *options);
 
 /* ---- Variables -------------------------------------------------------------------------- */
 
