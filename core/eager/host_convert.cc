@@ -11,8 +11,7 @@ namespace {
 template <typename T>
 bool Fits(double v) {
   if constexpr (std::is_integral_v<T>) {
-    return v >= static_cast<double>(std::numeric_limits<T>::lowest()) &&
-           v <= static_cast<double>(std::numeric_limits<T>::max());
+    return DoubleFitsInteger<T>(v);
   } else {
     return !std::isfinite(v) || std::fabs(v) <= static_cast<double>(std::numeric_limits<T>::max());
   }

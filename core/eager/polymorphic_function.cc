@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/eager/host_convert.h"
 #include "core/thread_owned.h"
 
 namespace graft::eager {
@@ -18,7 +19,7 @@ template <typename T>
 Status FillScalar(double v, bool integral, Tensor* t, DType dtype) {
   if constexpr (std::is_integral_v<T>) {
     if (!integral && v != std::floor(v)) return errors::InvalidArgument("the value ", v, " is not an integer");
-    if (v < static_cast<double>(std::numeric_limits<T>::lowest()) || v > static_cast<double>(std::numeric_limits<T>::max())) {
+    if (!DoubleFitsInteger<T>(v)) {
       return errors::InvalidArgument("the value ", v, " does not fit ", DTypeName(dtype));
     }
   }

@@ -147,6 +147,19 @@ static void test_tensor_from_host(void **state) {
                                GRAFT_DTYPE_INVALID));
   assert_int_equal(graft_tensor_dtype(t), GRAFT_STRING);
   graft_tensor_free(t);
+  /* Doubles at the top of the 64-bit ranges: 2^63 fits uint64, not int64; 2^64 (the double
+   * nearest uint64's max) fits neither (converting it would be undefined). */
+  GT_OK(graft_tensor_from_host(&t, GRAFT_HOST_DOUBLE, (const double[]){9223372036854775808.0}, NULL, 0, GRAFT_UINT64));
+  assert_true(*(const uint64_t *)graft_tensor_data(t) == (uint64_t)1 << 63);
+  graft_tensor_free(t);
+  t = NULL;
+  GT_ERR(GRAFT_EINVAL,
+         graft_tensor_from_host(&t, GRAFT_HOST_DOUBLE, (const double[]){9223372036854775808.0}, NULL, 0, GRAFT_INT64),
+         "does not fit int64");
+  GT_ERR(GRAFT_EINVAL,
+         graft_tensor_from_host(&t, GRAFT_HOST_DOUBLE, (const double[]){18446744073709551615.0}, NULL, 0, GRAFT_UINT64),
+         "does not fit uint64");
+  assert_null(t);
 
   t = NULL;
   GT_ERR(GRAFT_EDTYPE, graft_tensor_from_host(&t, GRAFT_HOST_DOUBLE, (const double[]){1.5}, NULL, 0, GRAFT_INT32),
