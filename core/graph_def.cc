@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/proto_depth.h"
 #include "core/library_call.h"
 #include "core/tensor_proto.h"
 #include "proto/function.pb-c.h"
@@ -451,6 +452,8 @@ Status ExportGraphDef(const Graph& graph, const ExportOptions& options, std::str
 
 Status ImportGraphDef(Graph* graph, const void* data, size_t len, const ImportOptions& options, ImportResult* result) {
   if (data == nullptr && len > 0) return errors::InvalidArgument("GraphDef data is NULL");
+  GRAFT_RETURN_IF_ERROR(
+      CheckProtoDepth(&graftpb__graph_def__descriptor, static_cast<const uint8_t*>(data), len, "the GraphDef"));
   struct Freer {
     void operator()(Graftpb__GraphDef* g) const { graftpb__graph_def__free_unpacked(g, nullptr); }
   };

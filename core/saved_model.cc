@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/proto_depth.h"
 #include "core/checkpoint/tensor_bundle_reader.h"
 #include "core/graph_def.h"
 #include "core/saved_object_graph.h"
@@ -42,6 +43,8 @@ Status ReadSavedModelProto(const std::string& dir, SavedModelPtr* out) {
   if (!std::filesystem::is_directory(dir)) return errors::NotFound("'", dir, "' is not a directory");
   std::string bytes;
   GRAFT_RETURN_IF_ERROR(ReadFile(pb, &bytes));
+  GRAFT_RETURN_IF_ERROR(CheckProtoDepth(&graftpb__saved_model__descriptor,
+                                        reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), "'" + pb + "'"));
   out->reset(graftpb__saved_model__unpack(nullptr, bytes.size(), reinterpret_cast<const uint8_t*>(bytes.data())));
   if (!*out) return errors::DataLoss("'", pb, "' does not parse as a SavedModel: truncated or corrupt");
   return Status::Ok();
@@ -110,6 +113,8 @@ Status CollectAssets(const Graftpb__MetaGraphDef* mg, std::vector<std::pair<std:
   if (c != nullptr && c->kind_case == GRAFTPB__COLLECTION_DEF__KIND_ANY_LIST) {
     for (size_t i = 0; i < c->any_list->n_value; ++i) {
       const Graftpb__Any* any = c->any_list->value[i];
+      GRAFT_RETURN_IF_ERROR(CheckProtoDepth(&graftpb__asset_file_def__descriptor, any->value.data, any->value.len,
+                                            "an asset of the saved_model_assets collection"));
       Graftpb__AssetFileDef* a = graftpb__asset_file_def__unpack(nullptr, any->value.len, any->value.data);
       if (a == nullptr) return errors::DataLoss("asset ", i, " of the saved_model_assets collection does not parse");
       if (a->tensor_info && a->tensor_info->encoding_case == GRAFTPB__TENSOR_INFO__ENCODING_NAME && a->filename) {

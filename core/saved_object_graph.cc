@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 
+#include "core/proto_depth.h"
 #include "core/checkpoint/tensor_bundle_reader.h"
 #include "core/function.h"
 #include "core/runtime/resource_mgr.h"
@@ -39,6 +40,9 @@ Status ReadTrackableGraph(const checkpoint::TensorBundleReader& reader, Trackabl
     return errors::DataLoss("the checkpoint's object graph is not a string scalar");
   }
   const std::string& bytes = serialized.strings()[0];
+  GRAFT_RETURN_IF_ERROR(CheckProtoDepth(&graftpb__trackable_object_graph__descriptor,
+                                        reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(),
+                                        "the checkpoint's object graph"));
   out->reset(graftpb__trackable_object_graph__unpack(nullptr, bytes.size(),
                                                      reinterpret_cast<const uint8_t*>(bytes.data())));
   if (!*out) return errors::DataLoss("the checkpoint's object graph cannot be parsed");

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <memory>
 
+#include "core/proto_depth.h"
 #include "core/proto_arena.h"
 #include "core/tensor_proto.h"
 #include "proto/tensor_bundle.pb-c.h"
@@ -21,7 +22,13 @@ struct EntryDeleter {
 using HeaderPtr = std::unique_ptr<Graftpb__BundleHeaderProto, HeaderDeleter>;
 using EntryPtr = std::unique_ptr<Graftpb__BundleEntryProto, EntryDeleter>;
 
+// nullptr when the bytes do not parse (or nest too deep to be parsed safely).
 EntryPtr UnpackEntry(std::string_view bytes) {
+  if (!CheckProtoDepth(&graftpb__bundle_entry_proto__descriptor, reinterpret_cast<const uint8_t*>(bytes.data()),
+                       bytes.size(), "a bundle entry")
+           .ok()) {
+    return nullptr;
+  }
   return EntryPtr(graftpb__bundle_entry_proto__unpack(nullptr, bytes.size(),
                                                        reinterpret_cast<const uint8_t*>(bytes.data())));
 }
@@ -68,6 +75,11 @@ std::string EncodeBundleHeader(const BundleHeader& header) {
 }
 
 Status DecodeBundleHeader(std::string_view bytes, BundleHeader* out) {
+  if (Status deep = CheckProtoDepth(&graftpb__bundle_header_proto__descriptor,
+                                    reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), "the bundle header");
+      !deep.ok()) {
+    return errors::DataLoss(deep.message());
+  }
   HeaderPtr p(graftpb__bundle_header_proto__unpack(nullptr, bytes.size(),
                                                     reinterpret_cast<const uint8_t*>(bytes.data())));
   if (p == nullptr) return errors::DataLoss("the bundle header does not parse");

@@ -285,6 +285,58 @@ static void test_prefix_input_map_return_elements(void **state) {
 /* VersionDef: a GraphDef for a newer reader (min_consumer above TensorFlow 2.21's 2474), one
  * that bans 2474 (bad_consumers) or with a negative producer is refused, as TensorFlow
  * refuses it; the graph is left as it was. */
+/* Nested func attrs: a's value is a func whose NameAttrList has attr a, depth times. */
+enum { NEST_MAX = 200 };
+struct nest {
+  Graftpb__NameAttrList lists[NEST_MAX];
+  Graftpb__NameAttrList__AttrEntry entries[NEST_MAX];
+  Graftpb__NameAttrList__AttrEntry *entry_ptrs[NEST_MAX];
+  Graftpb__AttrValue values[NEST_MAX];
+};
+
+static void nest_attrs(struct nest *m, Graftpb__AttrValue *av, int depth) {
+  for (int i = 0; i < depth; ++i) {
+    av->value_case = GRAFTPB__ATTR_VALUE__VALUE_FUNC;
+    graftpb__name_attr_list__init(&m->lists[i]);
+    av->func = &m->lists[i];
+    m->lists[i].name = (char *)"f";
+    graftpb__name_attr_list__attr_entry__init(&m->entries[i]);
+    m->entries[i].key = (char *)"a";
+    graftpb__attr_value__init(&m->values[i]);
+    m->entries[i].value = &m->values[i];
+    m->entry_ptrs[i] = &m->entries[i];
+    m->lists[i].n_attr = 1;
+    m->lists[i].attr = &m->entry_ptrs[i];
+    av = &m->values[i];
+  }
+  av->value_case = GRAFTPB__ATTR_VALUE__VALUE_I;
+  av->i = 1;
+}
+
+/* Messages nested more than 100 deep (TensorFlow's limit) are refused before protobuf-c unpacks
+ * them: its unpack recurses once per level with no limit, and 3,000 levels of nested func
+ * attrs (a 49 KB file) overflowed the stack. Each level is three messages (AttrValue,
+ * NameAttrList, its map entry): 30 levels are parsed (the import then fails on the unknown
+ * attr, not on the nesting), 40 are not. */
+static void test_nesting_limited(void **state) {
+  graft_graph *g = *state;
+  struct gd_builder *b = malloc(sizeof *b);
+  struct nest *m = malloc(sizeof *m);
+  gd_init(b);
+  nest_attrs(m, gd_attr(b, gd_node(b, "deep", "NoOp", NULL, 0), "a"), 40);
+  EXPECT_IMPORT_FAILS(g, b, GRAFT_EINVAL, "the GraphDef nests messages more than 100 deep", "field 'func'");
+  gd_init(b);
+  nest_attrs(m, gd_attr(b, gd_node(b, "deep", "NoOp", NULL, 0), "a"), 30);
+  size_t len = 0;
+  uint8_t *buf = gd_pack(b, &len);
+  graft_error_clear();
+  int rc = graft_graph_import_graph_def(NULL, g, buf, len, NULL);
+  if (rc != GRAFT_OK) assert_null(strstr(graft_error_last(), "nests messages"));
+  free(buf);
+  free(m);
+  free(b);
+}
+
 static void test_versions_checked(void **state) {
   graft_graph *g = *state;
   struct gd_builder *b = malloc(sizeof *b);
@@ -741,6 +793,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
       cmocka_unit_test_setup_teardown(test_versions_checked, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_nesting_limited, setup, teardown),
       cmocka_unit_test_setup_teardown(test_string_splat_refused, setup, teardown),
       cmocka_unit_test_setup_teardown(test_from_version_and_add_shapes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_prefix_input_map_return_elements, setup, teardown),
