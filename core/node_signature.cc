@@ -125,6 +125,11 @@ Status ValidateAttrs(const OpDef& def, std::string_view node, AttrMap* attrs) {
   return Status::Ok();
 }
 
+// The most outputs one op may have. Each costs the graph a hundred-odd bytes (dtype, shape,
+// consumers), so Split with num_split = 2^31 - 1 would ask for hundreds of GB before any kernel
+// ran; TensorFlow has no limit and runs out of memory. A million is far above any real model.
+constexpr int64_t kMaxOpOutputs = int64_t{1} << 20;
+
 Status OutputTypes(const OpDef& def, std::string_view node, const AttrMap& attrs, std::vector<DType>* out) {
   for (const OpArgDef& arg : def.outputs) {
     std::vector<DType> types;
@@ -141,6 +146,10 @@ Status OutputTypes(const OpDef& def, std::string_view node, const AttrMap& attrs
     } else if (!arg.number_attr.empty()) {
       const int64_t* n = attrs.at(arg.number_attr).get<int64_t>();
       if (n == nullptr || *n < 0) return errors::InvalidArgument(Where(def, node), ": attr '", arg.number_attr, "' is not a count");
+      if (*n > kMaxOpOutputs - static_cast<int64_t>(out->size())) {
+        return errors::InvalidArgument(Where(def, node), ": attr '", arg.number_attr, "' = ", *n, " asks for more than the ",
+                                       kMaxOpOutputs, " outputs an op may have");
+      }
       types.assign(static_cast<size_t>(*n), t);
     } else {
       types.push_back(t);

@@ -94,6 +94,16 @@ static void test_split(void **state) {
   graft_op *bad2 = split(g, "bad2", pd, sc, 1);
   expect_error(g, bad2, pd, i32v(SCALAR, V(0)), GRAFT_EINVAL, "Split op 'bad2'",
                "-input rank(-0) <= split_dim < input rank (0), but got 0");
+  /* 2^31 - 1 pieces: refused when the op is made, before hundreds of GB of outputs are. */
+  int64_t before = graft_graph_num_ops(g);
+  graft_op_desc *d = desc(g, "Split", "huge");
+  in(d, pd);
+  in(d, x);
+  GT_OK(graft_attrs_set_int(graft_op_desc_attrs(d), "num_split", 2147483647));
+  graft_op *huge = NULL;
+  GT_ERR(GRAFT_EINVAL, graft_op_desc_finish(&huge, d), "Split op 'huge'",
+         "attr 'num_split' = 2147483647 asks for more than the 1048576 outputs an op may have");
+  assert_int_equal(graft_graph_num_ops(g), before);
 }
 
 /* ---- SplitV ------------------------------------------------------------------------------ */

@@ -8,10 +8,6 @@ from ops import const, op, T, placeholder
 from pb import FLOAT, INT32, INT64
 
 CAT_NN = "conv_pool"
-HUGE_OUTPUTS_BUG = ("an op with 2^31-1 outputs (Split/SplitV num_split, Unpack num): the import allocates "
-                    "metadata for every output before any check (over 15 GB; --max-memory does not count it), "
-                    "then fails with 'out of memory' naming no node, or without an address-space cap grows "
-                    "until the OOM killer")
 CAT = "axes_shapes"
 
 
@@ -187,10 +183,9 @@ def add_axes(c):
     def split(name, num_split, axis=0, expect=None, **kw):
         c.graph(name, CAT, [const("axis", axis), const("x", [1.0, 2.0, 3.0, 4.0], FLOAT),
                             op(name, "Split", ["axis", "x"], T=T(FLOAT), num_split=num_split)], expect, **kw)
-    # 2^31 - 1 outputs: the importer builds metadata for each before any check; that memory is
-    # not the tensors' (--max-memory does not see it), so these cases need the address-space cap.
-    huge_outputs_bug = HUGE_OUTPUTS_BUG
-    split("split_num_2e31", 2 ** 31 - 1, known_bug=huge_outputs_bug, needs_ulimit=True)
+    # 2^31 - 1 outputs: refused when the op is made (an op has at most 2^20 outputs), before the
+    # graph would build metadata for each.
+    split("split_num_2e31", 2 ** 31 - 1)
     split("split_num_zero", 0)
     split("split_num_negative", -2)
     split("split_not_divisible", 3)
@@ -204,10 +199,10 @@ def add_axes(c):
     splitv("splitv_two_minus_ones", [-1, -1], 2)
     splitv("splitv_negative_size", [-2, 6], 2)
     splitv("splitv_count_mismatch", [1, 1, 2], 2)
-    splitv("splitv_num_split_huge", [4], 2 ** 31 - 1, known_bug=huge_outputs_bug, needs_ulimit=True)
+    splitv("splitv_num_split_huge", [4], 2 ** 31 - 1)
     c.graph("unpack_num_2e31", CAT, [placeholder("x", FLOAT), op("unpack_num_2e31", "Unpack", ["x"], T=T(FLOAT),
                                                                   num=2 ** 31 - 1, axis=0)],
-            feeds=["x=[1.0]"], known_bug=HUGE_OUTPUTS_BUG, needs_ulimit=True)
+            feeds=["x=[1.0]"])
     c.graph("shapen_n_2e31", CAT, [placeholder("x", FLOAT), op("shapen_n_2e31", "ShapeN", ["x"], T=T(FLOAT),
                                                                 N=2 ** 31 - 1, out_type=T(INT32))],
             feeds=["x=[1.0]"])
