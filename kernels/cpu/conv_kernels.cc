@@ -278,9 +278,11 @@ class PoolKernel : public OpKernel {
     if (out->num_elements() == 0) return Status::Ok();
     const T* px = x.data<T>();
     T* po = out->data<T>();
-    // One item per output row (b, oy), spread over the intra-op threads.
-    const int64_t work = std::max<int64_t>(1, ow * c * kh * kw);
-    ParallelFor(n * oh, std::max<int64_t>(1, (1 << 16) / work), [&](int64_t begin, int64_t end) {
+    // One item per output row (b, oy), spread over the intra-op threads. The work of a row counts
+    // the window clipped to the input, in double: ksize may be near 2^31 (a SAME window).
+    const double work = std::max(1.0, static_cast<double>(ow) * static_cast<double>(c) *
+                                          static_cast<double>(std::min(kh, h)) * static_cast<double>(std::min(kw, w)));
+    ParallelFor(n * oh, std::max<int64_t>(1, static_cast<int64_t>(65536.0 / work)), [&](int64_t begin, int64_t end) {
       for (int64_t r = begin; r < end; ++r) {
         const int64_t b = r / oh, oy = r % oh;
         const int64_t y0 = std::max<int64_t>(oy * sh - ph, 0), y1 = std::min(oy * sh - ph + kh, h);

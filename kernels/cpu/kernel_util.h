@@ -2,6 +2,7 @@
 #pragma once
 
 #include <complex>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -17,6 +18,18 @@ Status GetAttr(const Node& node, const char* name, T* out) {
   const T* p = v ? v->get<T>() : nullptr;
   if (p == nullptr) return errors::InvalidArgument("attr '", name, "' is missing or of the wrong type");
   *out = *p;
+  return Status::Ok();
+}
+
+// An int attr a kernel keeps as int32, as TensorFlow's do: a value out of its range is an error
+// naming the attr, not a silent truncation.
+inline Status GetAttr(const Node& node, const char* name, int32_t* out) {
+  int64_t v = 0;
+  GRAFT_RETURN_IF_ERROR(GetAttr<int64_t>(node, name, &v));
+  if (v < INT32_MIN || v > INT32_MAX) {
+    return errors::InvalidArgument("attr '", name, "' has value ", v, " out of range for an int32");
+  }
+  *out = static_cast<int32_t>(v);
   return Status::Ok();
 }
 

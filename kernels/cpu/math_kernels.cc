@@ -446,7 +446,8 @@ struct Select {
 };
 
 // ClipByValue(t, clip_value_min, clip_value_max): each element of t limited to [min, max];
-// min and max are scalars or have t's shape (TensorFlow's rule).
+// min and max are scalars or have t's shape (TensorFlow's rule). As TensorFlow's kernel,
+// max(min(t, max), min): where min > max, min wins; NaN stays NaN.
 template <typename T>
 class ClipByValueKernel : public OpKernel {
  public:
@@ -469,8 +470,8 @@ class ClipByValueKernel : public OpKernel {
     const int64_t sl = lo.num_elements() == 1 ? 0 : 1, sh = hi.num_elements() == 1 ? 0 : 1;
     T* o = out->data<T>();
     for (int64_t i = 0; i < t.num_elements(); ++i) {
-      const T v = x[i] < l[i * sl] ? l[i * sl] : x[i];
-      o[i] = v > h[i * sh] ? h[i * sh] : v;
+      const T v = h[i * sh] < x[i] ? h[i * sh] : x[i];
+      o[i] = v < l[i * sl] ? l[i * sl] : v;
     }
     return Status::Ok();
   }

@@ -353,7 +353,7 @@ class AsStringKernel : public OpKernel {
   using OpKernel::OpKernel;
   Status Init() {
     DType dtype;
-    int64_t precision, width;
+    int32_t precision = -1, width = -1;  // int, as TensorFlow's: 2^40 is an error, not a 1 TB width
     bool scientific, shortest;
     std::string fill;
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "T", &dtype));

@@ -363,6 +363,11 @@ static void test_clip_by_value(void **state) {
   expect(run(g, op3(g, "ClipByValue", "iclip", it, konst(g, "z", GRAFT_INT32, NULL, 0, &zero),
                     konst(g, "f", GRAFT_INT32, NULL, 0, &five))),
          GRAFT_INT32, D(3), (const int32_t[]){0, 4, 5});
+  /* min > max: max(min(t, max), min), so min wins (TensorFlow 2.21: [6, 6, 6] for min 6, max 4). */
+  int32_t six = 6, four = 4;
+  expect(run(g, op3(g, "ClipByValue", "crossed", it, konst(g, "six", GRAFT_INT32, NULL, 0, &six),
+                    konst(g, "four", GRAFT_INT32, NULL, 0, &four))),
+         GRAFT_INT32, D(3), (const int32_t[]){6, 6, 6});
   graft_op *bad = ph(g, "bad", GRAFT_FLOAT32);
   graft_op *clip = op3(g, "ClipByValue", "bad_clip", t, bad, hi);
   expect_error(g, clip, bad, tensor(GRAFT_FLOAT32, D(2), (const float[]){0, 0}), GRAFT_EINVAL,

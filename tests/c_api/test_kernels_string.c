@@ -649,6 +649,11 @@ static void test_as_string(void **state) {
                "Fill string must be one or fewer characters");
   expect_error(g, as_string(g, "both", two, -1, 1, 1, -1, NULL), NULL, NULL, GRAFT_EINVAL, "AsString op 'both'",
                "Cannot select both scientific and shortest notation");
+  /* width and precision are int32s, as TensorFlow's: 2^40 is refused, not printed with. */
+  expect_error(g, as_string(g, "wide", two, -1, 0, 0, (int64_t)1 << 40, NULL), NULL, NULL, GRAFT_EINVAL,
+               "AsString op 'wide'", "attr 'width' has value 1099511627776 out of range for an int32");
+  expect_error(g, as_string(g, "precise", two, (int64_t)1 << 40, 0, 0, -1, NULL), NULL, NULL, GRAFT_EINVAL,
+               "AsString op 'precise'", "attr 'precision' has value 1099511627776 out of range for an int32");
   expect_error(g, as_string(g, "i_precision", i, 3, 0, 0, -1, NULL), NULL, NULL, GRAFT_EINVAL,
                "AsString op 'i_precision'", "precision not supported for datatype int32");
   expect_error(g, as_string(g, "i_shortest", i, -1, 0, 1, -1, NULL), NULL, NULL, GRAFT_EINVAL,
