@@ -2,31 +2,27 @@
 #include "core/einsum_equation.h"
 
 #include <algorithm>
-#include <set>
 
 namespace graft {
 namespace {
 
-bool IsLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
-// One operand's subscripts: letters and at most one "...".
+// One operand's subscripts: labels and at most one "...". As in TensorFlow's kernel, every
+// character but '.' is a label ('$', '1', ' ' and each byte of a UTF-8 character included;
+// tf.einsum, not the op, strips spaces).
 Status ParseSubscripts(std::string_view eq, std::string_view s, std::vector<int>* out) {
   out->clear();
   bool ellipsis = false;
   for (size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
-    if (IsLetter(c)) {
-      out->push_back(static_cast<unsigned char>(c));
-    } else if (c == '.') {
+    if (c == '.') {
       if (s.substr(i, 3) != "..." || ellipsis) {
         return errors::InvalidArgument("Einsum equation '", eq, "': '", s, "' has a stray '.' or more than one '...'");
       }
       ellipsis = true;
       out->push_back(kEinsumEllipsis);
       i += 2;
-    } else if (c != ' ') {
-      return errors::InvalidArgument("Einsum equation '", eq, "': '", std::string(1, c),
-                                     "' is not a subscript (letters and '...' only)");
+    } else {
+      out->push_back(static_cast<unsigned char>(c));
     }
   }
   return Status::Ok();
@@ -36,6 +32,10 @@ Status ParseSubscripts(std::string_view eq, std::string_view s, std::vector<int>
 
 std::string EinsumLabelName(int label) {
   if (label >= kEinsumEllipsisBase) return StrCat("...[", label - kEinsumEllipsisBase, "]");
+  if (label < 0x20 || label >= 0x7f) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    return std::string{'\\', 'x', kHex[(label >> 4) & 15], kHex[label & 15]};
+  }
   return std::string(1, static_cast<char>(label));
 }
 
@@ -80,12 +80,8 @@ Status ParseEinsumEquation(std::string_view equation, int num_inputs, EinsumEqua
     return errors::InvalidArgument("Einsum equation '", equation, "' has more than one output");
   }
   GRAFT_RETURN_IF_ERROR(ParseSubscripts(equation, rhs, &out->output));
-  std::set<int> seen;
+  // An output label may repeat (a diagonal, zeros off it); "..." cannot (ParseSubscripts).
   for (int l : out->output) {
-    if (!seen.insert(l).second) {
-      return errors::InvalidArgument("Einsum equation '", equation, "': output subscript '", EinsumLabelName(l),
-                                     "' occurs more than once");
-    }
     if (l != kEinsumEllipsis && count.count(l) == 0) {
       return errors::InvalidArgument("Einsum equation '", equation, "': output subscript '", EinsumLabelName(l),
                                      "' occurs in no input");

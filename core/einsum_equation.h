@@ -2,8 +2,11 @@
 // broadcast dims, as numpy's einsum) parsed into integer labels. Shared by the op's shape
 // function, its CPU kernel and its gradient.
 //
-// A letter's label is its character code. Without "->" the output is implicit, as numpy's:
-// the broadcast dims, then the letters that occur exactly once, in alphabetical order.
+// As TensorFlow's kernel reads it, every character (byte) of an operand but '.' is a label, its
+// character code: letters, but also '$', '#', digits and spaces ("i$,j#->ij"). An output label
+// may repeat: the output is then zero off that diagonal ("ij->iij", TensorFlow's inflation).
+// Without "->" the output is implicit, as numpy's: the broadcast dims, then the labels that
+// occur exactly once, in character order (uppercase letters before lowercase).
 // Once the inputs' ranks are known, ExpandEinsumEllipsis replaces each "..." by labels
 // kEinsumEllipsisBase + i for the i-th of the E broadcast dims (E: the widest "..."); an
 // input whose "..." covers e dims gets the last e of them (numpy's right alignment).
@@ -23,12 +26,12 @@ inline constexpr int kEinsumEllipsis = -1;
 inline constexpr int kEinsumEllipsisBase = 1000;
 
 struct EinsumEquation {
-  std::vector<std::vector<int>> inputs;  // per input: letters, kEinsumEllipsis for "..."
+  std::vector<std::vector<int>> inputs;  // per input: labels, kEinsumEllipsis for "..."
   std::vector<int> output;
 };
 
-// kInvalidArgument (naming the equation) unless it has num_inputs operands of letters with at
-// most one "..." each, and an output whose letters are distinct and occur in an input.
+// kInvalidArgument (naming the equation) unless it has num_inputs operands with at most one
+// "..." each, and an output whose labels occur in an input.
 Status ParseEinsumEquation(std::string_view equation, int num_inputs, EinsumEquation* out);
 
 // The labels with each "..." expanded, given each input's rank; an error when an input's rank
@@ -37,12 +40,13 @@ Status ExpandEinsumEllipsis(const EinsumEquation& eq, const std::vector<int>& ra
                             std::vector<std::vector<int>>* inputs, std::vector<int>* output);
 
 // The size of each label from the inputs' dims (-1: unknown; dims[i] has one entry per label
-// of inputs[i]). A letter must have one size everywhere it occurs; a broadcast dim of size 1
+// of inputs[i]). A label must have one size everywhere it occurs; a broadcast dim of size 1
 // takes the other inputs' size. kInvalidArgument naming the label and the inputs otherwise.
 Status EinsumLabelSizes(const std::vector<std::vector<int>>& inputs, const std::vector<std::vector<int64_t>>& dims,
                         std::map<int, int64_t>* sizes);
 
-// "a".."z", "A".."Z" for letters, "...[i]" for broadcast dims (messages).
+// The label's character ("\xNN" for one that does not print), "...[i]" for broadcast dims
+// (messages).
 std::string EinsumLabelName(int label);
 
 }  // namespace graft

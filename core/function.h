@@ -14,6 +14,11 @@
 
 namespace graft {
 
+// How deeply library functions may nest: calls at run time (FunctionRunner::kMaxCallDepth) and
+// the gradients built through calls, If and While (core/gradients/function_gradient_chain.h).
+// Each level takes native stack, so this also bounds the stack either takes.
+inline constexpr int kMaxFunctionNesting = 64;
+
 struct FunctionBody {
   std::string name;
   std::unique_ptr<Graph> graph;

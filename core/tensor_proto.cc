@@ -146,7 +146,9 @@ Status TensorFromProto(const Graftpb__TensorProto* p, Tensor* out) {
   if (dtype == DType::kComplex128 && p->n_dcomplex_val % 2 != 0) {
     return errors::InvalidArgument("dcomplex_val has an odd number of values (", p->n_dcomplex_val, ")");
   }
-  if (count > static_cast<uint64_t>(n)) {
+  // An empty tensor ignores its values, as TensorFlow's: a splat value on shape (0, 10^12) is
+  // an empty tensor. Otherwise more values than elements is an error.
+  if (count > static_cast<uint64_t>(n) && n != 0) {
     return errors::InvalidArgument("tensor of shape ", shape.ToString(), " has ", count, " values, more than its ", n,
                                    " elements");
   }

@@ -102,7 +102,10 @@ std::string UniqueFunctionName(const Graph& graph, const std::string& base) {
   }
 }
 
-Status AddFunctionGradient(Graph& graph, std::string_view function, FunctionGradient* out) {
+Status AddFunctionGradient(Graph& graph, std::string_view function, FunctionGradient* out,
+                           const FunctionGradientChain* caller) {
+  FunctionGradientChain chain;
+  GRAFT_RETURN_IF_ERROR(EnterFunctionGradient(caller, function, &chain));
   std::unique_ptr<FunctionBody> body;
   GRAFT_RETURN_IF_ERROR(InstantiateFunction(graph.library(), graph.versions(), function, &body));
   Graph& g = *body->graph;
@@ -129,6 +132,7 @@ Status AddFunctionGradient(Graph& graph, std::string_view function, FunctionGrad
     GradientsOptions options;
     options.grad_ys = dys;
     options.unconnected = UnconnectedGradients::kZero;
+    options.function_chain = &chain;
     std::vector<std::optional<Output>> grads;
     GRAFT_RETURN_IF_ERROR(AddGradients(g, ys, xs, options, &grads)
                               .WithContext(StrCat("the gradient of function '", function, "'")));
@@ -147,7 +151,7 @@ Status AddFunctionGradient(Graph& graph, std::string_view function, FunctionGrad
 }
 
 Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vector<std::optional<Output>>& grads,
-                        std::vector<std::optional<Output>>* dx) {
+                        std::vector<std::optional<Output>>* dx, const FunctionGradientChain* caller) {
   const size_t k = spec.inputs.size();
   dx->assign(k, std::nullopt);
   std::vector<DType> types = TypesOf(spec.inputs);
@@ -160,7 +164,7 @@ Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vect
 
   // The body's gradient function: (vars..., dys of the carried vars...) -> dxs of the carried vars.
   FunctionGradient body_grad;
-  GRAFT_RETURN_IF_ERROR(AddFunctionGradient(graph, spec.body, &body_grad));
+  GRAFT_RETURN_IF_ERROR(AddFunctionGradient(graph, spec.body, &body_grad, caller));
   if (body_grad.dy_results != carried || body_grad.dx_arguments != carried) {
     return errors::InvalidArgument("the body function '", spec.body,
                                    "' does not return one result of each loop variable's dtype");

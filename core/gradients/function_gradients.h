@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/gradients/function_gradient_chain.h"
 #include "core/graph.h"
 
 namespace graft {
@@ -41,8 +42,12 @@ struct FunctionGradient {
   std::vector<int> dx_arguments;  // f's arguments whose gradients it returns, in order
 };
 
-// Adds the gradient function of library function `function` to graph's library.
-Status AddFunctionGradient(Graph& graph, std::string_view function, FunctionGradient* out);
+// Adds the gradient function of library function `function` to graph's library. caller: the
+// functions whose gradients are being built around this one (the GradientContext's
+// function_chain); `function` is entered below it, so recursion and too deep nesting are errors
+// naming the function (function_gradient_chain.h).
+Status AddFunctionGradient(Graph& graph, std::string_view function, FunctionGradient* out,
+                           const FunctionGradientChain* caller = nullptr);
 
 // A functional While loop: its cond and body functions and its initial loop variables.
 struct WhileLoopSpec {
@@ -57,8 +62,9 @@ struct WhileLoopSpec {
 // (grads[i]: the gradient of loop variable i's final value, or empty for none; zeros are used
 // for a variable that carries gradients and has none). *dx gets one entry per loop variable:
 // the gradient of its initial value, or empty where the variable carries no gradient.
+// caller: as for AddFunctionGradient (the body's gradient is built below it).
 Status AddWhileGradient(Graph& graph, const WhileLoopSpec& spec, const std::vector<std::optional<Output>>& grads,
-                        std::vector<std::optional<Output>>* dx);
+                        std::vector<std::optional<Output>>* dx, const FunctionGradientChain* caller = nullptr);
 
 // A name for a new library function, derived from base and not yet used in graph's library.
 std::string UniqueFunctionName(const Graph& graph, const std::string& base);

@@ -246,7 +246,7 @@ class Builder {
     spec.inputs = loop.inputs;
     std::vector<std::optional<Output>> dx;
     s = ops_.status();
-    if (s.ok()) s = AddWhileGradient(graph_, spec, grads, &dx);
+    if (s.ok()) s = AddWhileGradient(graph_, spec, grads, &dx, options_.function_chain);
     if (!s.ok()) s = Status(s.code(), StrCat("the gradient of the loop in frame '", frames_.name(frame), "': ", s.message()));
     Status popped = graph_.PopNameScope();
     GRAFT_RETURN_IF_ERROR(s);
@@ -285,6 +285,7 @@ class Builder {
     }
     Status s = ops_.status();
     GradientContext ctx(graph_, op, std::move(out_grads));
+    ctx.function_chain = options_.function_chain;
     if (s.ok()) {
       s = entry->fn(ctx);
       if (!s.ok()) {

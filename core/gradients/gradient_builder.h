@@ -29,6 +29,9 @@ struct GradientsOptions {
   std::vector<Output> stop_gradients;
   UnconnectedGradients unconnected = UnconnectedGradients::kNone;
   std::string scope = "gradients";  // the name scope the gradient ops go under
+  // When graph is the body of a library function whose gradient is being built: the chain of
+  // such functions (function_gradient_chain.h), handed to gradient functions and nested builds.
+  const FunctionGradientChain* function_chain = nullptr;
 };
 
 // out gets one entry per x: the gradient, or nullopt for none (with kZero: zeros like x).

@@ -11,6 +11,8 @@
 
 namespace graft {
 
+struct FunctionGradientChain;  // core/gradients/function_gradient_chain.h
+
 // A gradient given as rows (TensorFlow's IndexedSlices): zero except at the rows `indices`
 // (1-D int32 or int64) of a tensor of shape `dense_shape` (1-D int32), which get the matching
 // rows of `values` ([len(indices)] + dense_shape[1:]); a row named twice gets both. Gathers
@@ -38,6 +40,10 @@ struct GradientContext {
   // Or, where grad_inputs is empty, the gradient as rows (the builder makes it dense where a
   // dense gradient is needed).
   std::vector<std::optional<IndexedSlicesGrad>> sparse_grad_inputs;
+  // The functions whose gradients are being built around this one (the builder's
+  // GradientsOptions::function_chain; nullptr at the top): a gradient function that builds the
+  // gradient of a function it calls enters it below this chain, which refuses recursion.
+  const FunctionGradientChain* function_chain = nullptr;
 
   Output input(int i) const { return op->input(i); }
   Output output(int i) const { return Output{op, i}; }

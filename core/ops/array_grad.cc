@@ -45,9 +45,10 @@ Status TransposeGrad(GradientContext& ctx) {
   Output inv;
   if (ConstInts(ctx.input(1), &perm)) {
     std::vector<int64_t> inverse(perm.size(), -1);
+    const int64_t rank = static_cast<int64_t>(perm.size());
     for (size_t i = 0; i < perm.size(); ++i) {
-      const int64_t p = perm[i];
-      if (p < 0 || p >= static_cast<int64_t>(perm.size()) || inverse[static_cast<size_t>(p)] != -1) {
+      const int64_t p = perm[i] < 0 ? perm[i] + rank : perm[i];  // Transpose counts these from the end
+      if (p < 0 || p >= rank || inverse[static_cast<size_t>(p)] != -1) {
         return errors::InvalidArgument("Transpose's permutation is not a permutation of 0..", perm.size() - 1);
       }
       inverse[static_cast<size_t>(p)] = static_cast<int64_t>(i);

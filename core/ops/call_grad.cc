@@ -13,6 +13,7 @@
 #include <set>
 
 #include "core/function.h"
+#include "core/gradients/function_gradient_chain.h"
 #include "core/gradients/function_gradients.h"
 #include "core/gradients/grad_ops.h"
 #include "core/gradients/gradient_builder.h"
@@ -56,8 +57,10 @@ Status CopyNode(const Node& n, Graph& to, std::map<std::pair<const Node*, int>, 
   return Status::Ok();
 }
 
-// Builds the gradient function of calls of f into graph's library (see the top).
-Status BuildCallGradient(Graph& graph, const std::string& f, Graph::DerivedFunction* out) {
+// Builds the gradient function of calls of f into graph's library (see the top). chain: f's
+// link in the chain of functions whose gradients are being built.
+Status BuildCallGradient(Graph& graph, const std::string& f, const FunctionGradientChain& chain,
+                         Graph::DerivedFunction* out) {
   std::unique_ptr<FunctionBody> body;
   GRAFT_RETURN_IF_ERROR(InstantiateFunction(graph.library(), graph.versions(), f, &body));
   Graph& g = *body->graph;
@@ -76,6 +79,7 @@ Status BuildCallGradient(Graph& graph, const std::string& f, Graph::DerivedFunct
   if (ys.empty()) return Status::Ok();
   GradientsOptions options;
   options.grad_ys = dys;
+  options.function_chain = &chain;
   std::vector<std::optional<Output>> grads;
   GRAFT_RETURN_IF_ERROR(AddGradients(g, ys, body->args, options, &grads));
   std::vector<Output> rets;
@@ -126,8 +130,11 @@ Status CallGrad(GradientContext& ctx) {
   const std::string key = StrCat("call_grad:", fn->name);
   const Graph::DerivedFunction* grad = ctx.graph.FindDerivedFunction(key);
   if (grad == nullptr) {
+    // Recursion and too deep nesting are refused here, before the body is instantiated.
+    FunctionGradientChain chain;
+    GRAFT_RETURN_IF_ERROR(EnterFunctionGradient(ctx.function_chain, fn->name, &chain));
     Graph::DerivedFunction built;
-    GRAFT_RETURN_IF_ERROR(BuildCallGradient(ctx.graph, fn->name, &built)
+    GRAFT_RETURN_IF_ERROR(BuildCallGradient(ctx.graph, fn->name, chain, &built)
                               .WithContext(StrCat("the gradient of function '", fn->name, "'")));
     ctx.graph.AddDerivedFunction(key, std::move(built));
     grad = ctx.graph.FindDerivedFunction(key);

@@ -37,8 +37,8 @@ Status IfGrad(GradientContext& ctx) {
   GRAFT_RETURN_IF_ERROR(FuncAttr(ctx.op, "then_branch", &then_fn));
   GRAFT_RETURN_IF_ERROR(FuncAttr(ctx.op, "else_branch", &else_fn));
   FunctionGradient gt, ge;
-  GRAFT_RETURN_IF_ERROR(AddFunctionGradient(ctx.graph, then_fn, &gt));
-  GRAFT_RETURN_IF_ERROR(AddFunctionGradient(ctx.graph, else_fn, &ge));
+  GRAFT_RETURN_IF_ERROR(AddFunctionGradient(ctx.graph, then_fn, &gt, ctx.function_chain));
+  GRAFT_RETURN_IF_ERROR(AddFunctionGradient(ctx.graph, else_fn, &ge, ctx.function_chain));
   if (gt.dy_results != ge.dy_results || gt.dx_arguments != ge.dx_arguments) {
     return errors::InvalidArgument("the branch functions '", then_fn, "' and '", else_fn,
                                    "' do not have the same signature");
@@ -97,7 +97,7 @@ Status WhileGrad(GradientContext& ctx) {
   }
   if (!spec.output_shapes.empty() && spec.output_shapes.size() != spec.inputs.size()) spec.output_shapes.clear();
   std::vector<std::optional<Output>> dx;
-  GRAFT_RETURN_IF_ERROR(AddWhileGradient(ctx.graph, spec, ctx.grad_outputs, &dx));
+  GRAFT_RETURN_IF_ERROR(AddWhileGradient(ctx.graph, spec, ctx.grad_outputs, &dx, ctx.function_chain));
   for (int i = 0; i < ctx.num_inputs(); ++i) {
     if (dx[static_cast<size_t>(i)]) ctx.set_grad(i, *dx[static_cast<size_t>(i)]);
   }

@@ -49,12 +49,13 @@ Status TransposeShape(InferenceContext& c) {
   std::vector<bool> seen(static_cast<size_t>(rank), false);
   std::vector<int64_t> dims;
   for (size_t i = 0; i < perm.size(); ++i) {
-    int64_t p = perm[i];
+    // TensorFlow counts a negative entry from the end; normalised, perm must be a permutation.
+    const int64_t p = perm[i] < 0 ? perm[i] + rank : perm[i];
     if (p < 0 || p >= rank) {
-      return errors::InvalidArgument("perm[", i, "] = ", p, " is out of range [0, ", rank, ")");
+      return errors::InvalidArgument("perm[", i, "] = ", perm[i], " is out of range [", -rank, ", ", rank, ")");
     }
     if (seen[static_cast<size_t>(p)]) {
-      return errors::InvalidArgument("perm ", PartialShape(perm).ToString(), " is not a permutation: ", p,
+      return errors::InvalidArgument("perm ", PartialShape(perm).ToString(), " is not a permutation: dim ", p,
                                      " appears twice");
     }
     seen[static_cast<size_t>(p)] = true;

@@ -328,10 +328,11 @@ Status ProdGrad(GradientContext& ctx) {
 
 // Einsum (one or two operands): the gradient of an operand is an Einsum of the incoming
 // gradient with the other operand, to the operand's subscripts minus those only it has (summed
-// in the forward op), which are then broadcast back. The equations are written with letters
-// only: each "..." dim becomes a letter of its own, and a broadcast "..." dim of size 1 a letter
-// only its operand has (so it is summed). Diagonals (a letter twice in one operand) are not
-// supported.
+// in the forward op), which are then broadcast back. The equations keep the forward labels
+// (any character, einsum_equation.h) without "...": each "..." dim becomes an unused letter of
+// its own, and a broadcast "..." dim of size 1 a letter only its operand has (so it is summed).
+// An output label given twice makes the gradient's operand take that diagonal. Diagonals of an
+// input (a label twice in one operand) are not supported.
 Status EinsumGrad(GradientContext& ctx) {
   const AttrValue* attr = ctx.op->attr("equation");
   const std::string* equation = attr ? attr->get<std::string>() : nullptr;
@@ -370,7 +371,7 @@ Status EinsumGrad(GradientContext& ctx) {
       }
     }
   }
-  // Letters for the labels: a letter stays itself, the others take unused letters.
+  // Characters for the labels: a character's label stays itself, the others take unused letters.
   std::set<int> used;
   for (const auto& ls : labels) used.insert(ls.begin(), ls.end());
   std::map<int, char> letter;

@@ -18,8 +18,9 @@ namespace graft {
 class FunctionRunner {
  public:
   // How deeply functions may nest while they are prepared (each level prepares the next one
-  // on the native stack, so this also bounds the stack that preparing takes).
-  static constexpr int kMaxCallDepth = 64;
+  // on the native stack, so this also bounds the stack that preparing takes). Gradients through
+  // calls refuse the same depth.
+  static constexpr int kMaxCallDepth = kMaxFunctionNesting;
 
   // Instantiates function `name` of the library of `caller` (the graph of the node that calls
   // it) and prepares it. Nested calls are prepared with it, from the same library snapshot;

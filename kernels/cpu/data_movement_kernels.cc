@@ -94,7 +94,8 @@ class TransposeKernel : public OpKernel {
     Dims perm;
     GRAFT_RETURN_IF_ERROR(ReadIndexTensor(perm_t, "perm", &perm));
     std::vector<bool> seen(static_cast<size_t>(rank), false);
-    for (int64_t d : perm) {
+    for (int64_t& d : perm) {
+      if (d < 0) d += rank;  // counted from the end, as TensorFlow does (its messages show the sum)
       if (d < 0 || d >= rank) return errors::InvalidArgument(d, " is out of range [0 .. ", rank, ")");
       seen[static_cast<size_t>(d)] = true;
     }

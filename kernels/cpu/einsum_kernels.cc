@@ -2,8 +2,10 @@
 // at a time. Each step lays both operands out as [batch, free, contracted] matrices with one
 // strided pass (which also sums the labels only that operand has, takes diagonals of repeated
 // labels and drops broadcast dims of size 1), multiplies them with one OpenBLAS gemm per batch
-// entry, and the last step's result is transposed to the output's order. A single operand is
-// one strided pass (transpose, sums, diagonals). Labels are einsum_equation.h's.
+// entry, and the last step's result is transposed to the output's order (an output label
+// given twice places it on that diagonal, zeros elsewhere, as TensorFlow's kernel inflates it).
+// A single operand is one strided pass (transpose, sums, diagonals). Labels are
+// einsum_equation.h's.
 #include <cblas.h>
 
 #include <algorithm>
@@ -28,14 +30,17 @@ struct Operand {
 };
 
 // out[out_labels] = Σ in[in_labels] over the labels of in that are not in out_labels (a label
-// repeated in in walks its diagonal). sizes has every label's size.
+// repeated in in walks its diagonal; one repeated in out_labels writes only its diagonal, the
+// rest of out is 0). sizes has every label's size.
 template <typename T>
 void ReduceTranspose(const T* in, const std::vector<int>& in_labels, const std::vector<int>& out_labels,
                      const std::map<int, int64_t>& sizes, T* out) {
-  // The loop labels: out's, then the summed ones; each with its size and strides.
-  std::vector<int> loop = out_labels;
-  for (int l : in_labels) {
-    if (std::find(loop.begin(), loop.end(), l) == loop.end()) loop.push_back(l);
+  // The loop labels: out's (once each), then the summed ones; each with its size and strides.
+  std::vector<int> loop;
+  for (const auto* labels : {&out_labels, &in_labels}) {
+    for (int l : *labels) {
+      if (std::find(loop.begin(), loop.end(), l) == loop.end()) loop.push_back(l);
+    }
   }
   const size_t n = loop.size();
   std::vector<int64_t> dim(n), in_stride(n, 0), out_stride(n, 0);
@@ -44,16 +49,17 @@ void ReduceTranspose(const T* in, const std::vector<int>& in_labels, const std::
     dim[i] = sizes.at(loop[i]);
     total *= dim[i];
   }
+  // A label's stride is the sum of the strides of the dims it labels (a diagonal).
+  auto index_of = [&loop](int l) { return static_cast<size_t>(std::find(loop.begin(), loop.end(), l) - loop.begin()); };
   int64_t stride = 1;
   for (size_t p = in_labels.size(); p-- > 0;) {
-    const size_t i = static_cast<size_t>(std::find(loop.begin(), loop.end(), in_labels[p]) - loop.begin());
-    in_stride[i] += stride;
+    in_stride[index_of(in_labels[p])] += stride;
     stride *= sizes.at(in_labels[p]);
   }
   int64_t out_size = 1;
-  for (size_t i = out_labels.size(); i-- > 0;) {
-    out_stride[i] = out_size;
-    out_size *= dim[i];
+  for (size_t p = out_labels.size(); p-- > 0;) {
+    out_stride[index_of(out_labels[p])] += out_size;
+    out_size *= sizes.at(out_labels[p]);
   }
   std::fill(out, out + out_size, T(0));
   if (total == 0) return;

@@ -109,7 +109,10 @@ class ReshapeKernel : public OpKernel {
     Dims want;
     GRAFT_RETURN_IF_ERROR(ReadIndexTensor(sizes, "shape", &want));
     const int64_t n = in.num_elements();
+    // TensorFlow's rule: the product leaves out the 0 sizes, so that -1 still has a value when
+    // the shape asks for an empty tensor ([0] to [-1, 0] is [1, 0], as in TensorFlow).
     int64_t product = 1;
+    bool has_zero = false;
     int unknown = -1;
     for (size_t i = 0; i < want.size(); ++i) {
       int64_t d = want[i];
@@ -118,24 +121,39 @@ class ReshapeKernel : public OpKernel {
         unknown = static_cast<int>(i);
       } else if (d < 0) {
         return errors::InvalidArgument("Size ", i, " must be non-negative, not ", d);
+      } else if (d == 0) {
+        has_zero = true;
       } else if (__builtin_mul_overflow(product, d, &product)) {
         return errors::InvalidArgument("Requested shape ", ShapeText(want), " has too many elements");
       }
     }
     if (unknown >= 0) {
-      if (product == 0) {
-        return errors::InvalidArgument("Reshape cannot infer the missing input size for an empty tensor unless all "
-                                       "specified input sizes are non-zero");
+      // -1 takes the input's count over the product; with a 0 size wanted, both leave out their
+      // 0 dims, and an input with a 0 dim needs no exact multiple (TensorFlow's
+      // reshape_op.h): [2, 0] to [-1, 0, 4] is [0, 0, 4].
+      int64_t count = has_zero ? 1 : n;
+      bool in_has_zero = false;
+      for (size_t i = 0; has_zero && i < in.dims().size(); ++i) {
+        const int64_t d = in.dims()[i];
+        if (d == 0) {
+          in_has_zero = true;
+        } else if (__builtin_mul_overflow(count, d, &count)) {
+          // An empty tensor's other dims may multiply past int64 ((0, 2^40, 2^40)).
+          return errors::InvalidArgument("Reshape of a tensor of shape ", ShapeText(in.dims()), " to ",
+                                         ShapeText(want), ": the input's non-zero dims have too many elements");
+        }
       }
-      const int64_t missing = n / product;
-      if (missing * product != n) {
+      const int64_t missing = count / product;
+      if (!in_has_zero && missing * product != count) {
         return errors::InvalidArgument("Input to reshape is a tensor with ", n,
                                        " values, but the requested shape requires a multiple of ", product);
       }
       want[static_cast<size_t>(unknown)] = missing;
-    } else if (product != n) {
+    }
+    const int64_t total = has_zero ? 0 : (unknown >= 0 ? product * want[static_cast<size_t>(unknown)] : product);
+    if (total != n) {
       return errors::InvalidArgument("Input to reshape is a tensor with ", n, " values, but the requested shape has ",
-                                     product);
+                                     total);
     }
     Tensor out;
     GRAFT_RETURN_IF_ERROR(ShareWithDims(in, want, &out));

@@ -167,6 +167,7 @@ class TransposeKernel : public OpKernel {
     const Dims in_strides = RowMajor(x.dims());
     Dims out_dims, strides;
     for (int64_t p : perm) {
+      if (p < 0) p += rank;  // counted from the end, as TensorFlow does
       if (p < 0 || p >= rank || seen[static_cast<size_t>(p)]) {
         return errors::InvalidArgument("perm ", ShapeText(perm), " is not a permutation of 0..", rank - 1);
       }

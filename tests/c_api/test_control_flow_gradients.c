@@ -5,7 +5,9 @@
  * TensorFlow 1 loop nested in another, a TensorFlow 1 cond (Switch/Merge), also inside a loop;
  * errors: a loop body with an op that has no gradient names the op, a malformed TensorFlow 1
  * loop names what is wrong, and both leave the graph as it was; the stack ops (StackV2, ...)
- * that While gradients keep each iteration's values in. */
+ * that While gradients keep each iteration's values in; gradients through calls of imported
+ * functions (graph_def_writer.h) that recurse or nest past the runtime's limit of 64 fail
+ * cleanly, naming the function, where they used to overflow the stack. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 
 #include "graft/control_flow.h"
 #include "eager_test_util.h"
+#include "graph_def_writer.h"
 #include "graph_test_util.h"
 
 typedef struct {
@@ -601,6 +604,85 @@ static void test_stack_ops(void **state) {
   graft_session_free(s);
 }
 
+/* ---- gradients through recursive and deeply nested calls ------------------------------- */
+
+/* Imports gd (freed) into f->g: x = Const, call = PartitionedCall(x) (graph_def_writer.h). */
+static void import_calls(fixture *f, gw_buf *gd) {
+  graft_import_options *opts = NULL;
+  GT_OK(graft_import_options_new(&opts));
+  GT_OK(graft_import_options_set_prefix(opts, ""));
+  GT_OK(graft_graph_import_graph_def(NULL, f->g, gd->data, gd->len, opts));
+  graft_import_options_free(opts);
+  gw_free(gd);
+}
+
+/* The gradient of "call" with respect to "x" must fail with EINVAL and each needle, leaving
+ * the graph as it was. */
+#define EXPECT_CALL_GRADIENT_ERROR(f, ...)                                                        \
+  do {                                                                                            \
+    graft_op *x_ = NULL, *call_ = NULL;                                                           \
+    GT_OK(graft_graph_op_by_name(&x_, (f)->g, "x"));                                              \
+    GT_OK(graft_graph_op_by_name(&call_, (f)->g, "call"));                                        \
+    const int64_t ops_ = graft_graph_num_ops((f)->g);                                             \
+    const int functions_ = graft_graph_num_functions((f)->g);                                     \
+    graft_output ys_[1] = {OUT(call_, 0)}, xs_[1] = {OUT(x_, 0)}, grads_[1];                      \
+    GT_ERR(GRAFT_EINVAL, graft_graph_add_gradients(grads_, (f)->g, ys_, 1, xs_, 1, NULL, NULL), __VA_ARGS__); \
+    assert_int_equal(graft_graph_num_ops((f)->g), ops_);                                          \
+    assert_int_equal(graft_graph_num_functions((f)->g), functions_);                              \
+  } while (0)
+
+static void test_gradient_of_recursive_function(void **state) {
+  fixture *f = *state;
+  /* r(x) = r(x) + x. */
+  gw_buf lib = {0};
+  gw_function(&lib, "r", "r");
+  gw_buf gd = gw_graph_def(&lib, "r", 1.5f);
+  import_calls(f, &gd);
+  EXPECT_CALL_GRADIENT_ERROR(f, "function 'r' calls itself (r -> r): cannot build its gradient");
+}
+
+static void test_gradient_of_mutually_recursive_functions(void **state) {
+  fixture *f = *state;
+  /* Entered through a function outside the cycle: s -> a -> b -> a. */
+  gw_buf lib = {0};
+  gw_function(&lib, "s", "a");
+  gw_function(&lib, "a", "b");
+  gw_function(&lib, "b", "a");
+  gw_buf gd = gw_graph_def(&lib, "s", 1.5f);
+  import_calls(f, &gd);
+  EXPECT_CALL_GRADIENT_ERROR(f, "function 'a' calls itself (a -> b -> a): cannot build its gradient",
+                             "the gradient of function 's'");
+}
+
+static void test_gradient_nesting_limit(void **state) {
+  fixture *f = *state;
+  /* 63 nested calls (64 functions), as deep as the forward run goes: chain_0(x) = 65 x. */
+  gw_buf gd = gw_chain_graph_def(63, 0, 1.5f);
+  import_calls(f, &gd);
+  graft_op *x = NULL, *call = NULL;
+  GT_OK(graft_graph_op_by_name(&x, f->g, "x"));
+  GT_OK(graft_graph_op_by_name(&call, f->g, "call"));
+  graft_output ys[1] = {OUT(call, 0)}, xs[1] = {OUT(x, 0)}, grads[1];
+  GT_OK(graft_graph_add_gradients(grads, f->g, ys, 1, xs, 1, NULL, NULL));
+  const float want = 65.0f;
+  expect(f->g, NULL, 0, grads[0], &want, 1);
+  /* One more is too deep, as for the forward run; the chain is not recursion. */
+  graft_graph_free(f->g);
+  GT_OK(graft_graph_new(&f->g));
+  gd = gw_chain_graph_def(64, 0, 1.5f);
+  import_calls(f, &gd);
+  EXPECT_CALL_GRADIENT_ERROR(f, "the gradient of function 'chain_64' is nested too deeply (limit 64)");
+  assert_null(strstr(graft_error_last(), "calls itself"));
+}
+
+static void test_gradient_of_long_call_chain(void **state) {
+  fixture *f = *state;
+  /* 5,000 nested calls: refused at the limit, without recursing 5,000 deep. */
+  gw_buf gd = gw_chain_graph_def(5000, 0, 1.5f);
+  import_calls(f, &gd);
+  EXPECT_CALL_GRADIENT_ERROR(f, "function 'chain_64' is nested too deeply (limit 64)", "chain_0");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_if, setup, teardown),
@@ -614,6 +696,10 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_tf1_cond, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tf1_loop_without_loop_cond, setup, teardown),
       cmocka_unit_test_setup_teardown(test_stack_ops, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_gradient_of_recursive_function, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_gradient_of_mutually_recursive_functions, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_gradient_nesting_limit, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_gradient_of_long_call_chain, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -386,6 +386,41 @@ static void test_string_splat_refused(void **state) {
   free(b);
 }
 
+/* A Const of an empty shape that carries a (splat) value is an empty tensor, as TensorFlow 2.21
+ * reads it; more values than a non-empty shape's elements stays an error. */
+static void test_empty_const_with_values(void **state) {
+  graft_graph *g = *state;
+  struct gd_builder *b = malloc(sizeof *b);
+  gd_init(b);
+  gd_const(b, "empty", 1.0f, (const int64_t[]){0, 1000000000000}, 2);
+  size_t len;
+  uint8_t *buf = gd_pack(b, &len);
+  GT_OK(graft_graph_import_graph_def(NULL, g, buf, len, NULL));
+  free(buf);
+  graft_op *c = NULL;
+  GT_OK(graft_graph_op_by_name(&c, g, "import/empty"));
+  assert_output_shape(c, 0, "(0, 1000000000000)");
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  graft_output fetch = {c, 0};
+  graft_tensor *t = NULL;
+  GT_OK(graft_session_run(&t, s, NULL, NULL, 0, &fetch, 1, NULL, 0));
+  assert_int_equal(graft_tensor_rank(t), 2);
+  assert_int_equal(graft_tensor_dim(t, 0), 0);
+  assert_int_equal(graft_tensor_dim(t, 1), 1000000000000);
+  assert_int_equal(graft_tensor_num_elements(t), 0);
+  graft_tensor_free(t);
+  graft_session_free(s);
+
+  gd_init(b);
+  Graftpb__NodeDef *n = gd_const(b, "three", 1.0f, (const int64_t[]){2}, 1);
+  float three[3] = {1, 2, 3};
+  n->attr[1]->value->tensor->n_float_val = 3;
+  n->attr[1]->value->tensor->float_val = three;
+  EXPECT_IMPORT_FAILS(g, b, GRAFT_EINVAL, "'three'", "has 3 values, more than its 2 elements");
+  free(b);
+}
+
 static void test_defaults_and_order(void **state) {
   graft_graph *g = *state;
   struct gd_builder *b = malloc(sizeof *b);
@@ -795,6 +830,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_versions_checked, setup, teardown),
       cmocka_unit_test_setup_teardown(test_nesting_limited, setup, teardown),
       cmocka_unit_test_setup_teardown(test_string_splat_refused, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_empty_const_with_values, setup, teardown),
       cmocka_unit_test_setup_teardown(test_from_version_and_add_shapes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_prefix_input_map_return_elements, setup, teardown),
       cmocka_unit_test_setup_teardown(test_defaults_and_order, setup, teardown),

@@ -1,8 +1,9 @@
 /* CPU kernel for Einsum (kernels/cpu/einsum_kernels.cc): products, batch dims, contractions,
  * transposes, sums, diagonals, "..." with broadcasting, implicit outputs and three operands,
  * in float32 and float64, checked against a plain loop over every subscript (reference()
- * below, on letters-only equations with size-1 dims broadcast); equation errors at graph
- * construction and size mismatches at run time, both naming the op. */
+ * below, on letters-only equations with size-1 dims broadcast); TensorFlow 2.21's results for
+ * output labels given twice (diagonals of the output) and labels that are not letters; equation
+ * errors at graph construction and size mismatches at run time, both naming the op. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -152,6 +153,57 @@ static void test_values(void **state) {
   }
 }
 
+/* Runs eq on float32 operands and compares with want (values TensorFlow 2.21 gives for the
+ * same raw Einsum op). */
+static void expect_einsum(graft_graph *g, const char *eq, int n, const int64_t *const *dims, const int *ranks,
+                          const float *const *vals, const int64_t *want_dims, int want_rank, const float *want) {
+  graft_op *ops[MAX_OPS];
+  for (int i = 0; i < n; ++i) ops[i] = konst(g, nm("x"), GRAFT_FLOAT32, dims[i], ranks[i], vals[i]);
+  expect(run(g, einsum(g, eq, ops, n)), GRAFT_FLOAT32, want_dims, want_rank, want);
+}
+
+static void test_tensorflow_labels(void **state) {
+  graft_graph *g = *state;
+  static const float m[6] = {1, 2, 3, 4, 5, 6}; /* [[1, 2, 3], [4, 5, 6]] */
+  const int64_t m_dims[2] = {2, 3};
+  const int64_t *md[1] = {m_dims};
+  const int mr[1] = {2};
+  const float *mv[1] = {m};
+  /* An output label given twice: the output is zero off that diagonal. */
+  expect_einsum(g, "ij->iij", 1, md, mr, mv, D(2, 2, 3), (const float[]){1, 2, 3, 0, 0, 0, 0, 0, 0, 4, 5, 6});
+  expect_einsum(g, "ij->jii", 1, md, mr, mv, D(3, 2, 2), (const float[]){1, 0, 0, 4, 2, 0, 0, 5, 3, 0, 0, 6});
+  expect_einsum(g, "ij->iji", 1, md, mr, mv, D(2, 3, 2), (const float[]){1, 0, 2, 0, 3, 0, 0, 4, 0, 5, 0, 6});
+  expect_einsum(g, "...j->...jj", 1, md, mr, mv, D(2, 3, 3),
+                (const float[]){1, 0, 0, 0, 2, 0, 0, 0, 3, 4, 0, 0, 0, 5, 0, 0, 0, 6});
+  static const float sq[4] = {1, 2, 3, 4}, id[4] = {1, 0, 0, 1}, ones[6] = {1, 1, 1, 1, 1, 1};
+  const int64_t sq_dims[2] = {2, 2}, ones_dims[2] = {3, 2};
+  expect_einsum(g, "ii->iii", 1, (const int64_t *[]){sq_dims}, mr, (const float *[]){sq}, D(2, 2, 2),
+                (const float[]){1, 0, 0, 0, 0, 0, 0, 4});
+  expect_einsum(g, "ab,bc->aac", 2, (const int64_t *[]){sq_dims, sq_dims}, (const int[]){2, 2},
+                (const float *[]){sq, id}, D(2, 2, 2), (const float[]){1, 2, 0, 0, 0, 0, 3, 4});
+  expect_einsum(g, "ij,jk->iik", 2, (const int64_t *[]){m_dims, ones_dims}, (const int[]){2, 2},
+                (const float *[]){m, ones}, D(2, 2, 2), (const float[]){6, 6, 0, 0, 0, 0, 15, 15});
+  const int64_t v_dims[1] = {2};
+  expect_einsum(g, "i,i->ii", 2, (const int64_t *[]){v_dims, v_dims}, (const int[]){1, 1},
+                (const float *[]){(const float[]){1, 2}, (const float[]){3, 4}}, D(2, 2), (const float[]){3, 0, 0, 8});
+  /* Any character but '.' is a label. */
+  const int64_t one_dims[2] = {1, 1}, row_dims[2] = {1, 2};
+  expect_einsum(g, "i$,j#->ij", 2, (const int64_t *[]){one_dims, one_dims}, (const int[]){2, 2},
+                (const float *[]){(const float[]){1}, (const float[]){1}}, D(1, 1), (const float[]){1});
+  expect_einsum(g, "i$,j$->ij", 2, (const int64_t *[]){row_dims, row_dims}, (const int[]){2, 2},
+                (const float *[]){(const float[]){1, 2}, (const float[]){3, 4}}, D(1, 1), (const float[]){11});
+  expect_einsum(g, "$#->#$", 1, md, mr, mv, D(3, 2), (const float[]){1, 4, 2, 5, 3, 6});
+  expect_einsum(g, "1a->a1", 1, md, mr, mv, D(3, 2), (const float[]){1, 4, 2, 5, 3, 6});
+  /* A space too (tf.einsum strips spaces; the op does not): "i j" names three dims. */
+  graft_op *a = konst(g, "sp", GRAFT_FLOAT32, D(2, 3), m);
+  graft_op_desc *d = desc(g, "Einsum", "space");
+  graft_output in[1] = {{a, 0}};
+  GT_OK(graft_op_desc_add_input_list(d, in, 1));
+  GT_OK(graft_attrs_set_string(graft_op_desc_attrs(d), "equation", "i j->ji", 7));
+  graft_op *op = NULL;
+  GT_ERR(GRAFT_EINVAL, graft_op_desc_finish(&op, d), "Einsum op 'space'", "input 0 has rank 2");
+}
+
 static void test_errors(void **state) {
   graft_graph *g = *state;
   graft_op *a = konst(g, "a", GRAFT_FLOAT32, D(2, 3), ((const float[]){1, 2, 3, 4, 5, 6}));
@@ -180,6 +232,7 @@ static void test_errors(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_values, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_tensorflow_labels, setup, teardown),
       cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -99,9 +99,58 @@ static void test_reshape(void **state) {
   expect_error(g, r, s, i32v(D(2), (const int32_t[]){-2, -3}), GRAFT_EINVAL, "Reshape op 'r'",
                "Size 0 must be non-negative, not -2");
   expect_error(g, r, s, i32v(D(2, 1), (const int32_t[]){6, 1}), GRAFT_EINVAL, "Reshape op 'r'", "sizes input must be 1-D");
-  graft_op *re = make_binary(g, "Reshape", "re", e, s);
-  expect_error(g, re, s, i32v(D(2), (const int32_t[]){0, -1}), GRAFT_EINVAL, "Reshape op 're'",
-               "cannot infer the missing input size for an empty tensor");
+  expect_error(g, r, s, i32v(D(2), (const int32_t[]){-1, 0}), GRAFT_EINVAL, "Reshape op 'r'",
+               "Input to reshape is a tensor with 6 values, but the requested shape has 0");
+}
+
+/* -1 with empty tensors, TensorFlow 2.21's rule (checked against TensorFlow): when the shape
+ * has a 0 size, -1 is the product of the input's non-zero dims over that of the shape's
+ * non-zero sizes, and an input with a 0 dim needs no exact multiple. */
+static void test_reshape_empty_minus_one(void **state) {
+  graft_graph *g = *state;
+  struct {
+    int64_t in[3];
+    int in_rank;
+    int32_t sizes[3];
+    int nsizes;
+    int64_t want[3];
+  } cases[] = {
+      {{0}, 1, {-1, 0}, 2, {1, 0}},
+      {{2, 0}, 2, {-1, 0}, 2, {2, 0}},
+      {{0, 3}, 2, {-1, 0}, 2, {3, 0}},
+      {{0, 3}, 2, {0, -1}, 2, {0, 3}},
+      {{0, 3}, 2, {-1, 3}, 2, {0, 3}},
+      {{0, 3}, 2, {2, -1}, 2, {2, 0}},
+      {{0}, 1, {0, -1}, 2, {0, 1}},
+      {{0}, 1, {-1}, 1, {0}},
+      {{2, 0}, 2, {-1, 0, 4}, 3, {0, 0, 4}},
+      {{0, 2, 3}, 3, {-1, 0, 4}, 3, {1, 0, 4}},
+      {{3, 0, 4}, 3, {4, 0, -1}, 3, {4, 0, 3}},
+      {{5, 0}, 2, {0, -1, 0}, 3, {0, 5, 0}},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    char name[32];
+    snprintf(name, sizeof name, "x%zu", i);
+    graft_op *x = konst(g, name, GRAFT_FLOAT32, cases[i].in, cases[i].in_rank, NULL);
+    snprintf(name, sizeof name, "s%zu", i);
+    graft_op *s = ph(g, name, GRAFT_INT32);
+    snprintf(name, sizeof name, "r%zu", i);
+    graft_op *r = make_binary(g, "Reshape", name, x, s);
+    graft_tensor *sizes = i32v(D(cases[i].nsizes), cases[i].sizes);
+    expect(run_feeds(g, r, 0, 1, &s, &sizes), GRAFT_FLOAT32, cases[i].want, cases[i].nsizes, NULL);
+  }
+  /* The shape function agrees where the sizes are constant: [0] to [-1, 0]. */
+  graft_op *e = konst(g, "e", GRAFT_FLOAT32, D(0), NULL);
+  graft_op *rc = make_binary(g, "Reshape", "rc", e, konst(g, "sc", GRAFT_INT32, D(2), (const int32_t[]){-1, 0}));
+  expect(run(g, rc), GRAFT_FLOAT32, D(1, 0), NULL);
+  /* A non-empty input cannot fill a shape with a 0 size. */
+  graft_op *v = konst(g, "v", GRAFT_FLOAT32, D(6), (const float[]){1, 2, 3, 4, 5, 6});
+  graft_op *s = ph(g, "s", GRAFT_INT32);
+  graft_op *r = make_binary(g, "Reshape", "r", v, s);
+  expect_error(g, r, s, i32v(D(2), (const int32_t[]){-1, 0}), GRAFT_EINVAL, "Reshape op 'r'",
+               "Input to reshape is a tensor with 6 values, but the requested shape has 0");
+  expect_error(g, r, s, i32v(D(3), (const int32_t[]){-1, 0, 4}), GRAFT_EINVAL, "Reshape op 'r'",
+               "Input to reshape is a tensor with 6 values, but the requested shape requires a multiple of 4");
 }
 
 static void test_expand_squeeze(void **state) {
@@ -336,6 +385,23 @@ static void test_transpose(void **state) {
   expect_error(g, t, p, i32v(D(2), (const int32_t[]){0, 2}), GRAFT_EINVAL, "Transpose op 't'", "2 is out of range [0 .. 2)");
   expect_error(g, t, p, i32v(D(3), (const int32_t[]){0, 1, 2}), GRAFT_EINVAL, "Transpose op 't'",
                "transpose expects a vector of size 2. But input(1) is a vector of size 3");
+  /* Negative entries count from the end (TensorFlow 2.21's values and messages); normalised,
+   * perm must still be a permutation. */
+  expect(run_feeds(g, t, 0, 1, &p, (graft_tensor *[]){i32v(D(2), (const int32_t[]){-1, 0})}), GRAFT_INT32, D(3, 2),
+         (const int32_t[]){1, 4, 2, 5, 3, 6});
+  expect(run_feeds(g, t, 0, 1, &p, (graft_tensor *[]){i32v(D(2), (const int32_t[]){-2, -1})}), GRAFT_INT32, D(2, 3),
+         (const int32_t[]){1, 2, 3, 4, 5, 6});
+  expect_error(g, t, p, i32v(D(2), (const int32_t[]){-1, -1}), GRAFT_EINVAL, "Transpose op 't'", "0 is missing from {1,1}.");
+  expect_error(g, t, p, i32v(D(2), (const int32_t[]){-1, 1}), GRAFT_EINVAL, "Transpose op 't'", "0 is missing from {1,1}.");
+  expect_error(g, t, p, i32v(D(2), (const int32_t[]){0, -3}), GRAFT_EINVAL, "Transpose op 't'", "-1 is out of range [0 .. 2)");
+  /* A constant negative perm: the shape function normalises it too. */
+  graft_op *tn = make_binary(g, "Transpose", "tn", y, konst(g, "pn", GRAFT_INT64, D(3), (const int64_t[]){-1, 0, -2}));
+  expect(run(g, tn), GRAFT_FLOAT64, D(4, 2, 3), want); /* perm [2, 0, 1], as t3 */
+  graft_op_desc *d = desc(g, "Transpose", "tbad");
+  in(d, x);
+  in(d, konst(g, "pbad", GRAFT_INT32, D(2), (const int32_t[]){-1, 1}));
+  graft_op *bad = NULL;
+  GT_ERR(GRAFT_EINVAL, graft_op_desc_finish(&bad, d), "tbad", "not a permutation");
 }
 
 static void test_broadcast_to(void **state) {
@@ -879,6 +945,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_shape_size_rank, setup, teardown),
       cmocka_unit_test_setup_teardown(test_reshape, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_reshape_empty_minus_one, setup, teardown),
       cmocka_unit_test_setup_teardown(test_expand_squeeze, setup, teardown),
       cmocka_unit_test_setup_teardown(test_fill_like, setup, teardown),
       cmocka_unit_test_setup_teardown(test_range, setup, teardown),

@@ -176,8 +176,8 @@ std::vector<Case> Table() {
   t.push_back({"Prod", {F({2, 3}, Gen::kTwoZeros), I32({0})}, {}, true});
 
   // Einsum.
-  auto einsum = [&t](const char* eq, std::vector<std::vector<int64_t>> dims) {
-    Case c{"Einsum", {}, {{"equation", Str(eq)}}, true, static_cast<int>(dims.size())};
+  auto einsum = [&t](const char* eq, std::vector<std::vector<int64_t>> dims, bool second = true) {
+    Case c{"Einsum", {}, {{"equation", Str(eq)}}, second, static_cast<int>(dims.size())};
     for (auto& s : dims) c.in.push_back(F(s));
     t.push_back(std::move(c));
   };
@@ -194,6 +194,12 @@ std::vector<Case> Table() {
   einsum("...ij,...jk->...ik", {{2, 2, 3}, {3, 2}});
   einsum("...ij,...jk->...ik", {{2, 1, 2, 3}, {3, 3, 2}});
   einsum("...i->i...", {{2, 3, 2}});
+  // An output label given twice (a diagonal of the output) and labels that are not letters. The
+  // gradient takes that diagonal of the incoming one (a label twice in an operand), which has no
+  // gradient of its own: first derivatives only.
+  einsum("ij->iij", {{2, 3}}, false);
+  einsum("ij,jk->iik", {{2, 3}, {3, 2}}, false);
+  einsum("i$,j$->ij", {{2, 3}, {2, 3}});
 
   // Networks.
   t.push_back({"BiasAdd", {F({2, 3}), F({3})}, {}, true});

@@ -356,6 +356,13 @@ void test_transpose(void** state) {
   ASSERT_FAILS(r, Code::kInvalidArgument, "not a permutation");
   r = Infer("Transpose", {{In(S({2, 3, 4}))}, {Vec({0, 1, 3})}});
   ASSERT_FAILS(r, Code::kInvalidArgument, "out of range");
+  // Negative entries count from the end, as TensorFlow's; normalised, still a permutation.
+  r = Infer("Transpose", {{In(S({2, 3, 4}))}, {Vec({-1, 0, -2})}});
+  ASSERT_SHAPE(r, 0, "(4, 2, 3)");
+  r = Infer("Transpose", {{In(S({2, 3}))}, {Vec({-1, 1})}});
+  ASSERT_FAILS(r, Code::kInvalidArgument, "not a permutation");
+  r = Infer("Transpose", {{In(S({2, 3}))}, {Vec({0, -3})}});
+  ASSERT_FAILS(r, Code::kInvalidArgument, "perm[1] = -3 is out of range [-2, 2)");
   r = Infer("Transpose", {{In(S({2, 3}))}, {In(S({2, 1}), I32)}});
   ASSERT_FAILS(r, Code::kShape, "perm");
   r = Infer("Transpose", {{In(S({2, 3}))}, {Val(Float32s({1, 0}, {2}))}});

@@ -404,8 +404,13 @@ void test_einsum(void** state) {
                "'j' has size 3 in input 0 but 2 in input 1");
   ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("ij,jk->ik")), Code::kInvalidArgument, "2 operands");
   ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("ij->ik")), Code::kInvalidArgument, "'k' occurs in no input");
-  ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("ij->ii")), Code::kInvalidArgument, "more than once");
-  ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("i1->i")), Code::kInvalidArgument, "not a subscript");
+  // As TensorFlow's: an output label may repeat (a diagonal), and any character but '.' is a label.
+  ASSERT_SHAPE(Infer("Einsum", {{F(S({2, 3}))}}, eq("ij->ii")), 0, "(2, 2)");
+  ASSERT_SHAPE(Infer("Einsum", {{F(S({2, 3}))}}, eq("ij->jii")), 0, "(3, 2, 2)");
+  ASSERT_SHAPE(Infer("Einsum", {{F(S({2, 3}))}}, eq("i1->1i")), 0, "(3, 2)");
+  ASSERT_SHAPE(Infer("Einsum", {{F(S({1, 2})), F(S({3, 2}))}}, eq("i$,j$->ij")), 0, "(1, 3)");
+  ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("i j->ji")), Code::kInvalidArgument, "rank 2");
+  ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("ij->i.")), Code::kInvalidArgument, "stray '.'");
   ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("ijk->i")), Code::kInvalidArgument, "rank 2");
   ASSERT_FAILS(Infer("Einsum", {{F(S({2, 3}))}}, eq("i.j->i")), Code::kInvalidArgument, "stray '.'");
 }

@@ -113,14 +113,16 @@ static void tensor_name(const char *text) {
   graft_string_free(printed);
 }
 
-/* The rank of an Einsum term: its letters, plus one for an ellipsis. */
+/* The rank of an Einsum term: one per label (any character but '.', as TensorFlow's), plus one
+ * for an ellipsis. */
 static int term_rank(const char *begin, const char *end) {
   int rank = 0;
   for (const char *p = begin; p < end; ++p) {
-    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) ++rank;
     if (p + 2 < end && p[0] == '.' && p[1] == '.' && p[2] == '.') {
       ++rank;
       p += 2;
+    } else if (*p != '.') {
+      ++rank;
     }
   }
   return rank;

@@ -47,8 +47,7 @@ def add(c):
     bad("const_half_value_out_of_range", pb.tensor(pb.HALF, [1], values=[1 << 20]), pb.HALF,
         expect=ok({"const_half_value_out_of_range": value("f2", [1], [0.0])}))
     bad("const_splat_empty_shape_ok", pb.tensor(FLOAT, [0, 10 ** 12], values=[1.0]),
-        expect=ok({"const_splat_empty_shape_ok": value("f4", [0, 10 ** 12], [])}),
-        known_bug="refuses a Const of an empty shape that carries one (splat) value; TensorFlow accepts it")
+        expect=ok({"const_splat_empty_shape_ok": value("f4", [0, 10 ** 12], [])}))
     # tensor_content declaring 2^40 bytes that are not there: the whole file fails to parse.
     bad("const_huge_declared_content", pb.tensor(FLOAT, [2]) + pb.key(4, pb.LEN) + pb.varint(2 ** 40),
         expect=error("graphs/const_huge_declared_content.pb"))

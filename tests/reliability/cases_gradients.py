@@ -8,9 +8,6 @@ from ops import const, op, T, placeholder
 from pb import FLOAT, INT32, BOOL, a_func, a_list
 
 CAT = "gradients"
-GRAD_RECURSION_BUG = ("the gradients of PartitionedCall, If and While recurse into AddGradients for the called "
-                      "functions with no recursion or depth check: a function that calls itself, or a call chain "
-                      "~5,000 deep, overflows the stack (SIGSEGV); the forward run refuses both cleanly")
 
 
 def add(c):
@@ -59,16 +56,16 @@ def add(c):
 
     # The forward run refuses these cleanly (recursion; calls nested more than 64 deep).
     grad("grad_through_recursive_function", [x, call("y", "rec", "x")], ["--grad-y", "y", "--grad-x", "x"],
-         error("rec"), functions=[calls("rec", "rec")], known_bug=GRAD_RECURSION_BUG)
+         error("rec"), functions=[calls("rec", "rec")])
     grad("grad_through_mutually_recursive_functions", [x, call("y", "ping", "x")],
          ["--grad-y", "y", "--grad-x", "x"], error("ping"),
-         functions=[calls("ping", "pong"), calls("pong", "ping")], known_bug=GRAD_RECURSION_BUG)
+         functions=[calls("ping", "pong"), calls("pong", "ping")])
     depth = 5000
     chain = [calls("f%d" % i, "f%d" % (i + 1)) for i in range(depth - 1)]
     chain.append(pb.function("f%d" % (depth - 1), [("a", FLOAT)], [("out", FLOAT)],
                              [op("i", "Neg", ["a"], T=T(FLOAT))], {"out": "i:y:0"}))
     grad("grad_through_call_chain_5000", [x, call("y", "f0", "x")], ["--grad-y", "y", "--grad-x", "x"],
-         error("nested too deeply"), functions=chain, known_bug=GRAD_RECURSION_BUG)
+         error("nested too deeply"), functions=chain)
     # Recursion through If branches and a While body: the forward run says "calls itself".
     def if_node(name, cond, arg, branch):
         return op(name, "If", [cond, arg], Tcond=T(BOOL), Tin=a_list(types=[FLOAT]), Tout=a_list(types=[FLOAT]),
@@ -87,6 +84,6 @@ def add(c):
     for kind, (nodes, fns, fname) in sorted(recursive.items()):
         grad("recursive_%s_forward" % kind, nodes, ["--fetch", "y"], error(fname, "calls itself"), functions=fns)
         grad("grad_through_recursive_%s" % kind, nodes, ["--grad-y", "y", "--grad-x", "x"], error(fname),
-             functions=fns, known_bug=GRAD_RECURSION_BUG)
+             functions=fns)
     grad("call_chain_5000_forward", [x, call("y", "f0", "x")], ["--fetch", "y"], error("nested too deeply"),
          functions=chain)
