@@ -128,6 +128,45 @@ static inline void fuzz_dir_clear(const char *const *names, int num_names) {
   }
 }
 
+/* ---- Small inputs -------------------------------------------------------------------------- */
+
+/* A small tensor of dtype and shape (NULL or an unknown rank: a scalar), unknown dimensions
+ * unknown_dim, elements from a fixed pattern of small numbers (strings "", "a", "ab", ...);
+ * NULL when it cannot be made or would pass 4096 elements or a dimension of 4096. */
+static inline graft_tensor *fuzz_small_tensor(graft_dtype dtype, const graft_shape *shape, int64_t unknown_dim) {
+  enum { kMaxElements = 4096, kMaxRank = 8 };
+  int64_t dims[kMaxRank];
+  int rank = shape != NULL ? graft_shape_rank(shape) : 0;
+  if (rank < 0) rank = 0;
+  if (rank > kMaxRank) return NULL;
+  int64_t count = 1;
+  for (int i = 0; i < rank; ++i) {
+    int64_t d = -1;
+    if (graft_shape_dim(&d, shape, i) != GRAFT_OK) d = -1;
+    dims[i] = d < 0 ? unknown_dim : d;
+    if (dims[i] > kMaxElements) return NULL;
+    count *= dims[i];
+    if (count > kMaxElements) return NULL;
+  }
+  graft_tensor *t = NULL;
+  if (dtype == GRAFT_STRING) {
+    static const char *const text = "ab";
+    const char *strings[kMaxElements];
+    size_t lengths[kMaxElements];
+    for (int64_t i = 0; i < count; ++i) {
+      strings[i] = text;
+      lengths[i] = (size_t)(i % 3);
+    }
+    return graft_tensor_new_strings(&t, dims, rank, strings, lengths, (size_t)count) == GRAFT_OK ? t : NULL;
+  }
+  if (graft_tensor_new(&t, dtype, dims, rank, NULL, 0) != GRAFT_OK) return NULL;
+  uint8_t *bytes = (uint8_t *)graft_tensor_data(t);
+  size_t n = graft_tensor_byte_size(t);
+  /* Small integers in every byte order: 0x01, 0x03, 0x00, 0x02, ... */
+  for (size_t i = 0; bytes != NULL && i < n; ++i) bytes[i] = (uint8_t)((i * 7 + 1) % 5);
+  return t;
+}
+
 /* ---- Limits ------------------------------------------------------------------------------ */
 
 /* The process-wide memory cap of every target: far below libFuzzer's -rss_limit_mb. */
