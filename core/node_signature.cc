@@ -142,6 +142,10 @@ Status OutputTypes(const OpDef& def, std::string_view node, const AttrMap& attrs
     if (!arg.type_list_attr.empty()) {
       const auto* list = attrs.at(arg.type_list_attr).get<std::vector<DType>>();
       if (list == nullptr) return errors::InvalidArgument(Where(def, node), ": attr '", arg.type_list_attr, "' is not a list(type)");
+      if (static_cast<int64_t>(list->size()) > kMaxOpOutputs - static_cast<int64_t>(out->size())) {
+        return errors::InvalidArgument(Where(def, node), ": attr '", arg.type_list_attr, "' lists ", list->size(),
+                                       " types, more than the ", kMaxOpOutputs, " outputs an op may have");
+      }
       types = *list;
     } else if (!arg.number_attr.empty()) {
       const int64_t* n = attrs.at(arg.number_attr).get<int64_t>();

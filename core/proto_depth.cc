@@ -62,7 +62,8 @@ Status CheckProtoDepth(const ProtobufCMessageDescriptor* descriptor, const uint8
             number <= UINT32_MAX ? protobuf_c_message_descriptor_get_field(top.descriptor, static_cast<unsigned>(number))
                                  : nullptr;
         if (field != nullptr && field->type == PROTOBUF_C_TYPE_MESSAGE) {
-          if (stack.size() >= static_cast<size_t>(kMaxProtoDepth)) {
+          // stack holds the top-level message and the nested ones: TensorFlow allows 100 nested.
+          if (stack.size() > static_cast<size_t>(kMaxProtoDepth)) {
             return errors::InvalidArgument(what, " nests messages more than ", kMaxProtoDepth, " deep (field '",
                                            field->name, "' of ", top.descriptor->name, " at byte ", pos, ")");
           }

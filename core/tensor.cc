@@ -99,8 +99,9 @@ Status Tensor::FromStrings(std::span<const int64_t> dims, std::vector<std::strin
   MemoryCharge charge;
   if (MemoryCharge::Active()) {
     size_t bytes = strings.capacity() * sizeof(std::string);
+    const size_t inline_capacity = std::string().capacity();
     for (const std::string& s : strings) {
-      if (s.capacity() >= sizeof(std::string)) bytes += s.capacity() + 1;  // past the inline buffer
+      if (s.capacity() > inline_capacity) bytes += s.capacity() + 1;  // on the heap
     }
     GRAFT_RETURN_IF_ERROR(charge.Charge(bytes));
   }
@@ -109,11 +110,12 @@ Status Tensor::FromStrings(std::span<const int64_t> dims, std::vector<std::strin
   return Status::Ok();
 }
 
-Status Tensor::CheckStringsFit(int64_t n) {
+Status Tensor::CheckStringsFit(int64_t n, int64_t bytes_each) {
   if (!MemoryCharge::Active() || n <= 0) return Status::Ok();
   size_t bytes = 0;
-  if (__builtin_mul_overflow(static_cast<uint64_t>(n), sizeof(std::string), &bytes)) {
-    return errors::ResourceExhausted("cannot allocate ", n, " strings");
+  if (bytes_each < 0 ||
+      __builtin_mul_overflow(static_cast<uint64_t>(n), sizeof(std::string) + static_cast<uint64_t>(bytes_each), &bytes)) {
+    return errors::ResourceExhausted("cannot allocate ", n, " strings of ", bytes_each, " bytes");
   }
   return MemoryCharge::CheckFits(bytes);
 }

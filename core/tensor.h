@@ -33,10 +33,11 @@ class Tensor {
   // against it (their objects and their heap bytes) while the tensor's buffer lives, and a
   // tensor over the cap is kResourceExhausted.
   static Status FromStrings(std::span<const int64_t> dims, std::vector<std::string> strings, Tensor* out);
-  // Whether n more strings could be made under the memory caps now (kResourceExhausted naming
-  // the bytes and the cap otherwise): what a kernel asks before it makes a vector of n strings,
-  // so that a graph asking for a billion of them fails before allocating.
-  static Status CheckStringsFit(int64_t n);
+  // Whether n more strings (of about bytes_each bytes, when known) could be made under the
+  // memory caps now (kResourceExhausted naming the bytes and the cap otherwise): what a kernel
+  // asks before it makes a vector of n strings, so that a graph asking for a billion of them
+  // fails before allocating. The strings' bytes are counted exactly when the tensor is made.
+  static Status CheckStringsFit(int64_t n, int64_t bytes_each = 0);
   // A tensor of dtype and dims over buffer, which holds its elements somewhere else than host
   // memory (a device's: buffer->data() is null) and is at least FixedSizeByteCount long.
   static Status OnBuffer(DType dtype, std::span<const int64_t> dims, std::shared_ptr<TensorBuffer> buffer,

@@ -19,8 +19,12 @@ if [ $# -lt 2 ]; then
 fi
 name=$1
 minutes=$2
-jobs=${3:-1}
-shift $(( $# >= 3 ? 3 : 2 ))
+shift 2
+jobs=1
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then
+  jobs=$1
+  shift
+fi
 [ "${1:-}" = "--" ] && shift
 
 build=build-asan
@@ -35,12 +39,13 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 fi
 cmake --build "$build" --target "fuzz_$name" make_corpus
 
-dir="$build/tests/fuzz"
+# Absolute paths: the targets that run graphs work in a temporary directory (fuzz_common.h).
+dir="$root/$build/tests/fuzz"
 conformance="$(cd "$root/.." && pwd)/shared/conformance"
 "$dir/make_corpus" "$name" "$dir/corpus/$name" "$conformance" > /dev/null
 mkdir -p "$dir/corpus-long/$name"
 inputs=("$dir/corpus-long/$name" "$dir/corpus/$name")
-[ -d "tests/fuzz/regressions/$name" ] && inputs+=("tests/fuzz/regressions/$name")
+[ -d "$root/tests/fuzz/regressions/$name" ] && inputs+=("$root/tests/fuzz/regressions/$name")
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -41,6 +41,7 @@ type Error struct {
 	Code     Code
 	CodeName string // the code's C name, e.g. "GRAFT_EINVAL"
 	Message  string
+	cause    error // what made Graft stop (a context's error), or nil: see Unwrap
 }
 
 func newError(code Code, message string) *Error {
@@ -56,6 +57,10 @@ func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && t.Code == e.Code
 }
+
+// Unwrap returns the cause of a run stopped by its context (context.DeadlineExceeded or
+// context.Canceled, so errors.Is finds it too), or nil.
+func (e *Error) Unwrap() error { return e.cause }
 
 // Sentinels for errors.Is, one per status code.
 var (

@@ -104,10 +104,10 @@ func (s *Session) Run(feeds map[Output]*Tensor, fetches []Output, targets []*Ope
 	return out, err
 }
 
-// RunContext is Run under ctx: the run stops before its next kernel with an error that
-// errors.Is ErrDeadline once ctx's deadline passes, or ErrCancelled once ctx is cancelled, as
-// database/sql's QueryContext does; the session stays usable. A ctx that is already done
-// fails at once.
+// RunContext is Run under ctx: the run stops before its next kernel once ctx's deadline
+// passes or ctx is cancelled, with an error that errors.Is both ErrDeadline or ErrCancelled
+// and ctx.Err() (context.DeadlineExceeded, context.Canceled), as database/sql's QueryContext
+// stops; the session stays usable. A ctx that is already done fails at once.
 func (s *Session) RunContext(ctx context.Context, feeds map[Output]*Tensor, fetches []Output, targets []*Operation) ([]*Tensor, error) {
 	out, _, err := s.run(ctx, feeds, fetches, targets)
 	return out, err
@@ -118,18 +118,20 @@ func (s *Session) RunWithStats(feeds map[Output]*Tensor, fetches []Output, targe
 	return s.run(context.Background(), feeds, fetches, targets)
 }
 
-// contextError is the Graft error for a context that is done.
-func contextError(err error) error {
+// contextError is the Graft error for a context that is done (err: its Err()), with detail.
+func contextError(err error, detail string) error {
+	e := newError(CodeCancelled, "graft: the run's context was cancelled"+detail)
 	if errors.Is(err, context.DeadlineExceeded) {
-		return newError(CodeDeadline, "graft: the run's context passed its deadline")
+		e = newError(CodeDeadline, "graft: the run's context passed its deadline"+detail)
 	}
-	return newError(CodeCancelled, "graft: the run's context was cancelled")
+	e.cause = err
+	return e
 }
 
 func (s *Session) run(ctx context.Context, feeds map[Output]*Tensor, fetches []Output, targets []*Operation) ([]*Tensor, RunStats, error) {
 	var stats RunStats
 	if err := ctx.Err(); err != nil {
-		return nil, stats, contextError(err)
+		return nil, stats, contextError(err, "")
 	}
 	rs, err := s.h.acquire()
 	if err != nil {
@@ -178,7 +180,7 @@ func (s *Session) run(ctx context.Context, feeds map[Output]*Tensor, fetches []O
 	if deadline, ok := ctx.Deadline(); ok {
 		timeoutMs = time.Until(deadline).Milliseconds()
 		if timeoutMs <= 0 {
-			return nil, stats, contextError(context.DeadlineExceeded)
+			return nil, stats, contextError(context.DeadlineExceeded, "")
 		}
 	}
 	var token raw.Cancellation
@@ -206,13 +208,13 @@ func (s *Session) run(ctx context.Context, feeds map[Output]*Tensor, fetches []O
 		if token != nil {
 			return rs.Run(fetchV, feedV, valueV, targetV, timeoutMs, token)
 		}
-		return rs.Run(fetchV, feedV, valueV, targetV)
+		return rs.Run(fetchV, feedV, valueV, targetV, timeoutMs)
 	})
 	if err != nil {
-		// ctx's timer and the run's own deadline race: a run cancelled because ctx passed its
-		// deadline passed its deadline.
-		if errors.Is(err, ErrCancelled) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			err = newError(CodeDeadline, "graft: the run's context passed its deadline ("+err.Error()+")")
+		// A run stopped because ctx is done (ctx's timer and the run's own deadline race: a
+		// run cancelled because ctx passed its deadline passed its deadline) carries ctx.Err().
+		if (errors.Is(err, ErrCancelled) || errors.Is(err, ErrDeadline)) && ctx.Err() != nil {
+			err = contextError(ctx.Err(), " ("+err.Error()+")")
 		}
 		return nil, stats, err
 	}

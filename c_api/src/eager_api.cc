@@ -266,7 +266,7 @@ static Status ExecuteOpCall(graft_value** outputs, int capacity, int* noutputs, 
   graft::RunControl control;
   GRAFT_RETURN_IF_ERROR(graft::capi::RunControlFromC(options, &control));
   std::vector<Value> outs;
-  if (control.active()) {
+  if (control.active() && call->ctx->ctx.current_trace() == nullptr) {  // traced: recorded, not run
     if (control.cancellation != nullptr && control.cancellation->cancelled()) {
       return graft::errors::Cancelled("the call was cancelled before op '", call->call.type, "' ran");
     }

@@ -373,6 +373,7 @@ class AsStringKernel : public OpKernel {
     }
     if (width > -1) format_ += std::to_string(width);
     if (precision > -1) format_ += "." + std::to_string(precision);
+    min_bytes_ = std::max<int64_t>({0, width, precision});
     auto no_float_options = [&]() -> Status {
       if (scientific || shortest) {
         return errors::InvalidArgument("scientific and shortest format not supported for datatype ",
@@ -421,6 +422,8 @@ class AsStringKernel : public OpKernel {
   Status Compute(OpKernelContext& ctx) const override {
     const Tensor& in = ctx.input(0);
     const int64_t n = in.num_elements();
+    // Each string is at least width (or precision) bytes: under a memory cap, check first.
+    GRAFT_RETURN_IF_ERROR(Tensor::CheckStringsFit(n, min_bytes_));
     std::vector<std::string> out(static_cast<size_t>(n));
     auto each = [&](auto f) {
       for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(i)] = f(i);
@@ -461,6 +464,7 @@ class AsStringKernel : public OpKernel {
 
  private:
   std::string format_;
+  int64_t min_bytes_ = 0;  // the least bytes of an output string (width, precision)
 };
 
 // ---- StringNGrams -------------------------------------------------------------------------------

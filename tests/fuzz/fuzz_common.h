@@ -10,7 +10,11 @@
  *                   written into before each run, and emptied after;
  *   fuzz_limits     the memory cap and run deadline every target runs Graft under, so that a
  *                   graph asking for 8 GB or looping forever is a clean error, not an
- *                   out-of-memory kill or a timeout of the fuzzer.
+ *                   out-of-memory kill or a timeout of the fuzzer;
+ *   fuzz_enter_dir  for the targets that run fuzzed graphs: fuzz_dir() becomes the working
+ *                   directory, so that a file op reached despite their deny lists writes there,
+ *                   not into the build tree (give libFuzzer absolute paths; the replayer makes
+ *                   its arguments absolute).
  */
 #ifndef GRAFT_FUZZ_COMMON_H
 #define GRAFT_FUZZ_COMMON_H
@@ -182,6 +186,13 @@ static inline void fuzz_set_limits(void) {
   if (graft_memory_set_limit(FUZZ_MEMORY_LIMIT_BYTES) != GRAFT_OK) {
     fuzz_bug("graft_memory_set_limit failed: %s", graft_error_last());
   }
+}
+
+static inline void fuzz_enter_dir(void) {
+  static int done;
+  if (done) return;
+  done = 1;
+  if (chdir(fuzz_dir()) != 0) fuzz_bug("cannot change to %s: %s", fuzz_dir(), strerror(errno));
 }
 
 static inline graft_run_options fuzz_run_options(void) {

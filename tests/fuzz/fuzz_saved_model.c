@@ -5,7 +5,8 @@
  * of the first (or "serve" when none can be listed), which parses the MetaGraphDef, imports
  * its graph, restores the variables from the checkpoint and runs the init op, then runs every
  * signature with small inputs of its declared dtypes and shapes (unknown dimensions 1), under
- * fuzz_common.h's memory cap and run deadline.
+ * fuzz_common.h's memory cap and run deadline, in its temporary directory (a mutated signature
+ * may reach a save op: it writes there).
  *
  * Errors are expected. Bugs: a failure without a message, a load that succeeds with a
  * signature whose input count does not match what it reports, tensor memory still counted in
@@ -61,6 +62,7 @@ static void run_signature(graft_saved_model *model, const graft_signature *sig) 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_set_limits();
+  fuzz_enter_dir();
   int64_t in_use = graft_memory_in_use();
   fuzz_files files;
   fuzz_files_parse(&files, data, size, kNumNames);

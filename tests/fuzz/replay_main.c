@@ -7,7 +7,7 @@
  *
  * usage: fuzz_replay PATH...
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
@@ -119,6 +119,11 @@ int main(int argc, char **argv) {
   }
   long total = 0;
   int failed = 0;
+  /* Absolute paths first: a target may change the working directory (fuzz_common.h). */
+  for (int i = 1; i < argc; ++i) {
+    char *absolute = realpath(argv[i], NULL);
+    if (absolute != NULL) argv[i] = absolute; /* kept until exit */
+  }
   for (int i = 1; i < argc; ++i) {
     struct stat st;
     if (stat(argv[i], &st) != 0) {

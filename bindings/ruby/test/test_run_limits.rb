@@ -32,15 +32,16 @@ class TestRunLimits < Minitest::Test
     token.reset
     assert_equal [1.0, 1.0], sess.run(fill, { dims => [2] }, cancellation: token, timeout_ms: 60_000).to_a
 
-    # 100 matrix products of 256 x 256 (tens of ms) under a 1 ms deadline.
+    # 100 products of 512 x 512 matrices (hundreds of ms on two cores, far above a coarse-clock
+    # tick even on a fast machine) under a 1 ms deadline.
     h = Graft::Graph.new
     x = h.placeholder(:float32, name: "x")
     slow = x
     100.times { |i| slow = h.op(:MatMul, slow, x, name: "m#{i}") }
-    zeros = Graft.tensor(Array.new(256) { Array.new(256, 0.0) }, dtype: :float32)
+    zeros = Graft.tensor(Array.new(512) { Array.new(512, 0.0) }, dtype: :float32)
     hs = Graft::Session.new(h)
     error = assert_raises(Graft::DeadlineExceededError) { hs.run(slow, { x => zeros }, timeout_ms: 1) }
     assert_match(/passed its deadline \(before op 'm\d+' of type MatMul/, error.message)
-    assert_equal [256, 256], hs.run(slow, { x => zeros }).shape
+    assert_equal [512, 512], hs.run(slow, { x => zeros }).shape
   end
 end

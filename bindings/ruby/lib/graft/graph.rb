@@ -19,8 +19,9 @@ module Graft
   Output = Graft_swig::Output
   Session = Graft_swig::Session
   OpBuilder = Graft_swig::OpBuilder
-  # A token whose cancel (from any thread) stops every run given it (Session#run's
-  # cancellation:) with Graft::CancelledError; reset makes it usable again.
+  # A token whose cancel stops every run given it (Session#run's cancellation:) with
+  # Graft::CancelledError; reset makes it usable again. Runs hold the GVL: a Ruby thread cannot
+  # cancel a run in flight (Session#run's timeout_ms can stop it).
   Cancellation = Graft_swig::Cancellation
 
   # A function attr's value: the name of a function of the graph (or of the context).
@@ -336,8 +337,10 @@ module Graft
     # Outputs (or tensor names) to Tensors or Ruby data of their dtype; targets are Operations
     # run for their effects. Returns a Tensor, or an Array of them for an Array of fetches.
     # timeout_ms: the run stops with Graft::DeadlineExceededError once that many milliseconds
-    # have passed; cancellation: a Graft::Cancellation whose cancel (from any thread) stops it
-    # with Graft::CancelledError. The session stays usable either way.
+    # have passed; cancellation: a Graft::Cancellation, which stops it with
+    # Graft::CancelledError when it is cancelled (before the run, or from a thread that is not
+    # Ruby's: a run holds the GVL, so other Ruby threads wait for it; use timeout_ms there).
+    # The session stays usable either way.
     def run(fetches, feeds = nil, **options)
       targets = options.delete(:targets) || []
       timeout_ms = Integer(options.delete(:timeout_ms) || 0)

@@ -54,7 +54,8 @@ class RunLimitsTest {
         token.reset();
         assertFalse(token.cancelled());
         assertEquals(3, s.run(List.of(out), feeds, 60000, token).get(0).toFloats().length);
-        // A deadline of 1 ms on a run of 100 matrix products of 256 x 256 (tens of ms).
+        // A deadline of 1 ms on a run of 100 products of 512 x 512 matrices (hundreds of ms on two
+        // cores, far above a coarse-clock tick even on a fast machine).
         e = assertThrows(GraftException.class, () -> {
           try (Graph h = new Graph()) {
             Operation x = h.opBuilder("Placeholder", "x").setAttrDtype("dtype", DType.FLOAT32).finish();
@@ -63,7 +64,7 @@ class RunLimitsTest {
               slow = h.opBuilder("MatMul", "m" + i).addInput(slow).addInput(x.output(0)).finish().output(0);
             }
             try (Session hs = new Session(h)) {
-              hs.run(List.of(slow), Map.of(x.output(0), Tensor.fromFloats(new long[] {256, 256}, new float[256 * 256])), 1,
+              hs.run(List.of(slow), Map.of(x.output(0), Tensor.fromFloats(new long[] {512, 512}, new float[512 * 512])), 1,
                      null);
             }
           }
