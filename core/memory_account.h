@@ -51,9 +51,9 @@ class MemoryAccount : public std::enable_shared_from_this<MemoryAccount> {
 // leaves the thread's account as it is). Scopes nest.
 using MemoryScope = ThreadScoped<MemoryAccount>::Scope;
 
-// Bytes charged to the calling thread's account and to the process's (when it has a cap), as
-// AlignedBuffer charges them, and given back when the charge is destroyed: what a buffer whose
-// memory is not one block (strings) holds to be counted like the others. Movable, not copyable.
+// Bytes charged to the calling thread's account and to the process's (when it has a cap), and
+// given back when the charge is destroyed: what every tensor buffer that owns its memory
+// (AlignedBuffer, StringBuffer) holds to be counted. Movable, not copyable.
 class MemoryCharge {
  public:
   MemoryCharge() = default;

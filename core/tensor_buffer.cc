@@ -13,46 +13,29 @@ size_t RoundedSize(size_t bytes) { return (bytes + kTensorAlignment - 1) & ~(kTe
 }  // namespace
 
 Status AlignedBuffer::Allocate(size_t bytes, bool zero, std::shared_ptr<TensorBuffer>* out) {
-  // The caps first: nothing is allocated for a request over one.
-  MemoryAccount* account = bytes > 0 ? MemoryAccount::Current() : nullptr;
-  const bool process = bytes > 0 && MemoryAccount::ProcessLimited();
-  if (process) GRAFT_RETURN_IF_ERROR(MemoryAccount::Process().Charge(bytes));
-  if (account != nullptr) {
-    if (Status s = account->Charge(bytes); !s.ok()) {
-      if (process) MemoryAccount::Process().Credit(bytes);
-      return s;
-    }
-  }
-  // Gives the charges back when no buffer comes of them.
-  auto uncharge = [&] {
-    if (process) MemoryAccount::Process().Credit(bytes);
-    if (account != nullptr) account->Credit(bytes);
-  };
+  // The caps first: nothing is allocated for a request over one. Until the buffer holds the
+  // charge, returning gives it back.
+  MemoryCharge charge;
+  if (bytes > 0) GRAFT_RETURN_IF_ERROR(charge.Charge(bytes));
   void* data = nullptr;
   if (bytes > 0) {
     // aligned_alloc wants a multiple of the alignment; round up, watching for overflow.
     size_t rounded = 0;
     if (__builtin_add_overflow(bytes, kTensorAlignment - 1, &rounded)) {
-      uncharge();
       return errors::ResourceExhausted("cannot allocate ", bytes, " bytes");
     }
     rounded &= ~(kTensorAlignment - 1);
     // Small blocks never go through the cache (no call, no static-local guard on the hot path).
     if (rounded >= BufferCache::kMinBytes) data = BufferCache::Global().Take(rounded);
     if (data == nullptr) data = std::aligned_alloc(kTensorAlignment, rounded);
-    if (data == nullptr) {
-      uncharge();
-      return errors::ResourceExhausted("cannot allocate ", bytes, " bytes");
-    }
+    if (data == nullptr) return errors::ResourceExhausted("cannot allocate ", bytes, " bytes");
     if (zero) std::memset(data, 0, bytes);
   }
   try {
     auto buffer = std::make_shared<AlignedBuffer>(Key{}, data, bytes);
-    if (account != nullptr) buffer->account_ = account->shared_from_this();
-    buffer->process_charged_ = process;
+    buffer->charge_ = std::move(charge);
     *out = std::move(buffer);
   } catch (...) {
-    uncharge();
     if (RoundedSize(bytes) < BufferCache::kMinBytes) {
       std::free(data);
     } else {
@@ -64,8 +47,6 @@ Status AlignedBuffer::Allocate(size_t bytes, bool zero, std::shared_ptr<TensorBu
 }
 
 AlignedBuffer::~AlignedBuffer() {
-  if (account_ != nullptr) account_->Credit(size_);
-  if (process_charged_) MemoryAccount::Process().Credit(size_);
   const size_t rounded = RoundedSize(size_);
   if (rounded < BufferCache::kMinBytes) {
     std::free(data_);

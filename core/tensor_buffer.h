@@ -50,8 +50,7 @@ class AlignedBuffer final : public TensorBuffer {
  private:
   void* data_;
   size_t size_;
-  std::shared_ptr<MemoryAccount> account_;  // charged with size_ bytes, or none
-  bool process_charged_ = false;            // the process's account too
+  MemoryCharge charge_;  // size_ bytes on the caps, given back after the memory
 };
 
 class BorrowedBuffer final : public TensorBuffer {
