@@ -323,6 +323,9 @@ class Tensor {
   size_t byte_size() const { return graft_tensor_byte_size(get()); }
   /* The address of the elements (0 for strings or no elements): for zero-copy views. */
   uintptr_t data_address() const { return reinterpret_cast<uintptr_t>(graft_tensor_data(get())); }
+  /* Whether this tensor alone holds its elements, in Graft's own memory (graft_tensor_is_exclusive):
+   * a host array may then take them over without a copy. */
+  bool is_exclusive() const { return graft_tensor_is_exclusive(get()) != 0; }
   /* A copy of the elements' bytes. */
   Bytes bytes() const {
     const char *p = static_cast<const char *>(graft_tensor_data(get()));

@@ -77,6 +77,74 @@ class Scope {
 }  // namespace graft_python_interrupt
 %}
 
+/* Borrowed feed buffers (tensor_borrow_buffer below). */
+%{
+#include <mutex>
+namespace graft_python_borrow {
+/* A Python buffer that a tensor reads in place; released once Graft lets go of it. The last
+ * holder may be a thread of Graft's pool, which must not wait for the GIL (the thread that
+ * holds it may be waiting for the pool): such releases queue here, and the end of the run, or
+ * the next call that holds the GIL, performs them (as TensorFlow's delayed NumPy decrefs). */
+struct Held {
+  Py_buffer view;
+};
+inline std::mutex &pending_mu() {
+  static std::mutex mu;
+  return mu;
+}
+inline std::vector<Held *> &pending() {
+  static std::vector<Held *> held;
+  return held;
+}
+inline bool interpreter_alive() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsInitialized() && !Py_IsFinalizing();
+#else
+  return Py_IsInitialized() && !_Py_IsFinalizing();
+#endif
+}
+/* With the GIL held. */
+inline void release_now(Held *h) {
+  PyBuffer_Release(&h->view);
+  delete h;
+}
+inline void release_pending() {
+  std::vector<Held *> done;
+  {
+    std::lock_guard<std::mutex> lock(pending_mu());
+    done.swap(pending());
+  }
+  for (Held *h : done) release_now(h);
+}
+/* After a run (without the GIL): the releases its threads queued, if any. */
+inline void release_pending_after_run() {
+  {
+    std::lock_guard<std::mutex> lock(pending_mu());
+    if (pending().empty()) return;
+  }
+  PyGILState_STATE g = PyGILState_Ensure();
+  release_pending();
+  PyGILState_Release(g);
+}
+inline void on_graft_done(void *, size_t, void *arg) {
+  Held *h = static_cast<Held *>(arg);
+  if (!interpreter_alive()) return;  // the interpreter (and the memory) is gone or going
+  if (PyGILState_Check()) {
+    release_now(h);
+  } else if (PyGILState_GetThisThreadState() != nullptr) {
+    // A Python thread inside a call that let the GIL go (a tensor's handle freed, say): every
+    // call into Graft lets it go first, so no GIL holder waits for this thread.
+    PyGILState_STATE g = PyGILState_Ensure();
+    release_now(h);
+    PyGILState_Release(g);
+  } else {
+    std::lock_guard<std::mutex> lock(pending_mu());
+    pending().push_back(h);
+  }
+}
+}  // namespace graft_python_borrow
+%}
+
 %inline %{
 namespace graft {
 /* Makes Ctrl-C cancel the runs made from Python's main thread (Session.run, callables,
@@ -116,12 +184,16 @@ inline std::vector<Tensor> session_run(Session &session, const std::vector<Outpu
                                        const std::vector<Output> &feeds, const std::vector<Tensor> &feed_values,
                                        const std::vector<Operation> &targets, int64_t timeout_ms) {
   graft_python_interrupt::Scope scope;
-  return session.run(fetches, feeds, feed_values, targets, timeout_ms, scope.token());
+  std::vector<Tensor> out = session.run(fetches, feeds, feed_values, targets, timeout_ms, scope.token());
+  graft_python_borrow::release_pending_after_run();
+  return out;
 }
 inline std::vector<Tensor> callable_run(Callable &callable, const std::vector<Tensor> &feed_values,
                                         int64_t timeout_ms) {
   graft_python_interrupt::Scope scope;
-  return callable.run(feed_values, timeout_ms, scope.token());
+  std::vector<Tensor> out = callable.run(feed_values, timeout_ms, scope.token());
+  graft_python_borrow::release_pending_after_run();
+  return out;
 }
 /* SavedModel::run for Python: cancelled by Ctrl-C. */
 inline std::vector<Tensor> saved_model_run(SavedModel &model, const std::string &signature,
@@ -233,6 +305,47 @@ inline Tensor tensor_from_bytes_list(const std::vector<int64_t> &dims, PyObject 
   SWIG_PYTHON_THREAD_END_BLOCK;
   if (!ok) throw Error(GRAFT_EINVAL, "graft: a string tensor needs a sequence of bytes objects");
   return Tensor::from_strings(dims, strings);
+}
+}  // namespace graft
+%}
+
+/* ---- Feeds over NumPy's memory ------------------------------------------------------------ */
+
+%inline %{
+namespace graft {
+/* A tensor of dtype and dims over obj's memory (any C-contiguous buffer of exactly the tensor's
+ * bytes, a NumPy array say), without a copy: Graft reads it in place and never writes it (its
+ * kernels make outputs in memory of their own), and keeps obj's buffer until the tensor and
+ * everything that shares it let go. A buffer not aligned to its element size is copied. */
+inline Tensor tensor_borrow_buffer(int dtype, const std::vector<int64_t> &dims, PyObject *obj) {
+  graft_python_borrow::Held *h = new graft_python_borrow::Held;
+  bool ok;
+  SWIG_PYTHON_THREAD_BEGIN_BLOCK;
+  graft_python_borrow::release_pending();
+  ok = PyObject_GetBuffer(obj, &h->view, PyBUF_C_CONTIGUOUS) == 0;
+  if (!ok) PyErr_Clear();
+  SWIG_PYTHON_THREAD_END_BLOCK;
+  if (!ok) {
+    delete h;
+    throw Error(GRAFT_EINVAL, "graft: a borrowed tensor needs an object with a C-contiguous buffer");
+  }
+  graft_tensor *t = nullptr;
+  const int rc = graft_tensor_new_borrowed(&t, dtype, dims.data(), static_cast<int>(dims.size()), h->view.buf,
+                                           static_cast<size_t>(h->view.len), graft_python_borrow::on_graft_done, h);
+  if (rc != GRAFT_OK) {  // the buffer stays ours
+    std::string message = graft_error_last();
+    SWIG_PYTHON_THREAD_BEGIN_BLOCK;
+    graft_python_borrow::release_now(h);
+    SWIG_PYTHON_THREAD_END_BLOCK;
+    throw Error(rc, message);
+  }
+  return Tensor(t);
+}
+/* Performs the buffer releases that Graft's threads queued (see tensor_borrow_buffer). */
+inline void release_borrowed_buffers() {
+  SWIG_PYTHON_THREAD_BEGIN_BLOCK;
+  graft_python_borrow::release_pending();
+  SWIG_PYTHON_THREAD_END_BLOCK;
 }
 }  // namespace graft
 %}

@@ -158,6 +158,13 @@ GRAFT_API int graft_tensor_share(graft_tensor** out, const graft_tensor* tensor)
   });
 }
 
+GRAFT_API graft_bool graft_tensor_is_exclusive(const graft_tensor* tensor) {
+  // Strings, resources and variants own more than their bytes (DTypeSize 0): never exclusive.
+  if (tensor == nullptr || graft::DTypeSize(tensor->tensor.dtype()) == 0 || tensor->tensor.raw_data() == nullptr) return 0;
+  const std::shared_ptr<graft::TensorBuffer>& buf = tensor->tensor.buffer();
+  return buf != nullptr && buf.use_count() == 1 && buf->reusable() ? 1 : 0;
+}
+
 GRAFT_API int graft_tensor_copy(graft_tensor** out, const graft_tensor* tensor) {
   return graft::capi::Guard("graft_tensor_copy", [&]() -> Status {
     GRAFT_CHECK_ARG(out);

@@ -67,6 +67,45 @@ static void test_feed_and_fetch(void **state) {
   graft_session_free(s);
 }
 
+/* Which fetched outputs a caller may take over without a copy (graft_tensor_is_exclusive):
+ * what a kernel made for the run, not a fed value, a constant or a variable's value. */
+static void test_fetches_exclusive(void **state) {
+  graft_graph *g = *state;
+  const int64_t dims[1] = {3};
+  graft_op *x = make_placeholder(g, "x", GRAFT_FLOAT32, dims, 1);
+  graft_op *c = make_const_f32(g, "c", dims, 1, (const float[]){1, 2, 3});
+  graft_op *sum = make_binary(g, "AddV2", "sum", x, c);
+  graft_op *ident = NULL;
+  {
+    graft_op_desc *d = NULL;
+    GT_OK(graft_op_desc_new(&d, g, "Identity", "ident"));
+    GT_OK(graft_op_desc_add_input(d, (graft_output){x, 0}));
+    GT_OK(graft_op_desc_finish(&ident, d));
+  }
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  graft_tensor *fed = NULL;
+  GT_OK(graft_tensor_new(&fed, GRAFT_FLOAT32, dims, 1, (const float[]){10, 20, 30}, 12));
+  graft_output feed = {x, 0};
+  graft_output fetches[4] = {{sum, 0}, {x, 0}, {ident, 0}, {c, 0}};
+  graft_tensor *outs[4] = {NULL, NULL, NULL, NULL};
+  GT_OK(graft_session_run(outs, s, &feed, &fed, 1, fetches, 4, NULL, 0));
+  assert_int_equal(graft_tensor_is_exclusive(outs[0]), 1);
+  assert_true(((const float *)graft_tensor_data(outs[0]))[2] == 33.0f);
+  for (int i = 1; i < 4; ++i) assert_int_equal(graft_tensor_is_exclusive(outs[i]), 0);
+  /* Writing the taken output changes nothing the next run sees. */
+  ((float *)graft_tensor_data(outs[0]))[0] = -1.0f;
+  graft_tensor *again = NULL;
+  GT_OK(graft_session_run(&again, s, &feed, &fed, 1, fetches, 1, NULL, 0));
+  assert_true(((const float *)graft_tensor_data(again))[0] == 11.0f);
+  graft_tensor_free(again);
+  for (int i = 0; i < 4; ++i) graft_tensor_free(outs[i]);
+  /* The fed handle alone holds its buffer again once the run's outputs are gone. */
+  assert_int_equal(graft_tensor_is_exclusive(fed), 1);
+  graft_tensor_free(fed);
+  graft_session_free(s);
+}
+
 static void test_matmul_and_broadcast(void **state) {
   graft_graph *g = *state;
   graft_op *a = make_matrix(g, "a", 2, 3);
@@ -567,6 +606,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_parallel_matches_sequential, setup, teardown),
       cmocka_unit_test_setup_teardown(test_concurrent_runs, setup, teardown),
       cmocka_unit_test_setup_teardown(test_callables, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_fetches_exclusive, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rewrites_on_and_off, setup, teardown),
       cmocka_unit_test_setup_teardown(test_placement_options, setup, teardown),
   };

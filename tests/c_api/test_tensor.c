@@ -262,6 +262,42 @@ static void test_null_handles(void **state) {
 
 /* Freed large buffers are kept for the next tensor of the same size (not under ASan, whose
  * use-after-free checks need real frees); graft_memory_release_cached gives them back. */
+static void test_is_exclusive(void **state) {
+  (void)state;
+  assert_int_equal(graft_tensor_is_exclusive(NULL), 0);
+  const int64_t dims[1] = {4};
+  graft_tensor *t = NULL;
+  GT_OK(graft_tensor_new(&t, GRAFT_FLOAT32, dims, 1, NULL, 0));
+  assert_int_equal(graft_tensor_is_exclusive(t), 1);
+  /* A second handle shares the buffer until it goes; a copy does not. */
+  graft_tensor *shared = NULL;
+  GT_OK(graft_tensor_share(&shared, t));
+  assert_int_equal(graft_tensor_is_exclusive(t), 0);
+  assert_int_equal(graft_tensor_is_exclusive(shared), 0);
+  graft_tensor *copy = NULL;
+  GT_OK(graft_tensor_copy(&copy, shared));
+  assert_int_equal(graft_tensor_is_exclusive(copy), 1);
+  graft_tensor_free(shared);
+  assert_int_equal(graft_tensor_is_exclusive(t), 1);
+  graft_tensor_free(copy);
+  graft_tensor_free(t);
+  /* Caller memory is never Graft's to hand on. */
+  float *buf = aligned_alloc(64, 64);
+  GT_OK(graft_tensor_new_borrowed(&t, GRAFT_FLOAT32, dims, 1, buf, 16, NULL, NULL));
+  assert_int_equal(graft_tensor_is_exclusive(t), 0);
+  graft_tensor_free(t);
+  free(buf);
+  /* Strings (heap strings behind the bytes) and empty tensors (no buffer) never are. */
+  const char *words[2] = {"a", "bc"};
+  const size_t lens[2] = {1, 2};
+  GT_OK(graft_tensor_new_strings(&t, (const int64_t[]){2}, 1, words, lens, 2));
+  assert_int_equal(graft_tensor_is_exclusive(t), 0);
+  graft_tensor_free(t);
+  GT_OK(graft_tensor_new(&t, GRAFT_FLOAT32, (const int64_t[]){0}, 1, NULL, 0));
+  assert_int_equal(graft_tensor_is_exclusive(t), 0);
+  graft_tensor_free(t);
+}
+
 static void test_buffer_reuse(void **state) {
   (void)state;
   /* The library's own test (core/buffer_cache.cc): GCC defines __SANITIZE_ADDRESS__, clang
@@ -313,6 +349,7 @@ int main(void) {
       cmocka_unit_test(test_creation_errors),
       cmocka_unit_test(test_sizes_that_overflow),
       cmocka_unit_test(test_null_handles),
+      cmocka_unit_test(test_is_exclusive),
       cmocka_unit_test(test_buffer_reuse),
   };
   return cmocka_run_group_tests_name("tensor", tests, NULL, NULL);

@@ -662,19 +662,24 @@ class _ArrayView:
 
     __slots__ = ("_tensor", "__array_interface__")
 
-    def __init__(self, tensor, np_dtype, shape):
-        """np_dtype: a NumPy dtype, or its type string ("<f4")."""
+    def __init__(self, tensor, np_dtype, shape, writable=False):
+        """np_dtype: a NumPy dtype, or its type string ("<f4"). writable: only for a tensor that
+        alone holds its buffer (Tensor.is_exclusive)."""
         self._tensor = tensor
-        self.__array_interface__ = {"data": (tensor.data_address(), True), "shape": tuple(shape),
+        self.__array_interface__ = {"data": (tensor.data_address(), not writable), "shape": tuple(shape),
                                     "typestr": np_dtype if isinstance(np_dtype, str) else np.dtype(np_dtype).str,
                                     "version": 3}
 
 
-def _numpy_of(c_tensor, copy=False, typestr=None):
+def _numpy_of(c_tensor, copy=False, typestr=None, take=False):
     """A NumPy array of a graft_swig.Tensor: a read-only view, or a copy. typestr, when the
     caller knows the tensor is numeric, is its NumPy type string ("<f4"): the copy is then made
-    at once, without looking the dtype up (Session.run's results)."""
+    at once, without looking the dtype up (Session.run's results). take (with typestr): a
+    tensor that alone holds its Graft-owned buffer becomes a writable array over it instead of
+    a copy (the array keeps the tensor)."""
     if typestr is not None and copy and c_tensor.data_address() != 0:
+        if take and c_tensor.is_exclusive():
+            return np.asarray(_ArrayView(c_tensor, typestr, c_tensor.shape(), writable=True))
         return np.array(_ArrayView(c_tensor, typestr, c_tensor.shape()))
     dtype = _dtypes.as_dtype(c_tensor.dtype())
     shape = tuple(c_tensor.shape())

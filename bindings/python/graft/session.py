@@ -117,6 +117,7 @@ class Session:
         else:
             self._c = _c.Session(self._graph._c, num_threads)
         self._closed = False
+        self._take_results = not max_memory_bytes
         self._default_ctx = None
         self._plans = {}   # fetch structure -> _fetch_plan's result
         self._feeds = {}   # feed key -> _feed_info's result
@@ -126,7 +127,7 @@ class Session:
         """A Session over an existing C session (a loaded SavedModel's) and its graph."""
         s = cls.__new__(cls)
         s._graph, s._c, s._closed, s._default_ctx = graph, c_session, False, None
-        s._plans, s._feeds, s._timeout = {}, {}, 0
+        s._plans, s._feeds, s._timeout, s._take_results = {}, {}, 0, True
         return s
 
     @property
@@ -233,16 +234,22 @@ class Session:
             if len(shape) != len(dims) or any(d is not None and d != n for d, n in zip(dims, shape)):
                 raise ValueError(f"Cannot feed value of shape {shape} for Tensor {key.name}, which has shape "
                                  f"{key.shape}")
-        if arr.dtype.kind in "biufc" and arr.flags.c_contiguous:  # its bytes as they are
-            return _c.Tensor.from_bytes(enum, list(arr.shape), arr.reshape(-1).view(np.uint8))
+        if arr.dtype.kind in "biufc" and arr.flags.c_contiguous:
+            # Read in place, as TensorFlow does: Graft never writes a fed buffer (kernels make
+            # their outputs in memory of their own) and keeps the array until the run lets go.
+            return _c.tensor_borrow_buffer(enum, list(arr.shape), arr)
         return _fw._c_tensor_from_numpy(arr, dtype)
 
     @staticmethod
-    def _results(elements, values, rebuild):
+    def _results(elements, values, rebuild, take=True):
+        """The fetched values as NumPy arrays. take: an output that the run hands over whole
+        (no variable, cache or feed shares its buffer) becomes the array's memory without a
+        copy; off for a session with max_memory_bytes, whose cap would go on counting results
+        the caller keeps."""
         results, i = [], 0
         for kind, x in elements:
             if kind == "tensor":
-                results.append(_fw._numpy_of(values[i], copy=True, typestr=x))
+                results.append(_fw._numpy_of(values[i], copy=True, typestr=x, take=take))
                 i += 1
             elif kind == "eager":
                 results.append(x.numpy())
@@ -262,7 +269,7 @@ class Session:
                 feed_values.append(self._feed_value(info, value))
         timeout = _timeout_ms(options, self._timeout)
         values = _c.session_run(self._c, fetch_outputs, feeds, feed_values, targets, timeout)
-        return self._results(elements, values, rebuild)
+        return self._results(elements, values, rebuild, self._take_results)
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function that runs fetches with the values of feed_list's tensors (in that order) as
@@ -274,7 +281,7 @@ class Session:
         elements, fetch_outputs, targets, rebuild = self._fetch_plan(fetches)
         infos = [self._feed_info(k) for k in (feed_list or [])]
         c_callable = _c.Callable(self._c, fetch_outputs, [info[0] for info in infos], targets)
-        feed_value, results, default_timeout = self._feed_value, self._results, self._timeout
+        feed_value, results, default_timeout, take = self._feed_value, self._results, self._timeout, self._take_results
         callable_run = _c.callable_run
 
         def run_callable(*args, **kwargs):
@@ -286,7 +293,7 @@ class Session:
             if len(args) != len(infos):
                 raise TypeError(f"the callable takes {len(infos)} feed values, got {len(args)}")
             values = callable_run(c_callable, [feed_value(info, v) for info, v in zip(infos, args)], timeout)
-            return results(elements, values, rebuild)
+            return results(elements, values, rebuild, take)
 
         return run_callable
 

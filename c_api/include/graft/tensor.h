@@ -138,6 +138,16 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_string(const char **out, size_t
 /* A new handle to the same buffer (no copy); both handles must be freed with graft_tensor_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_share(graft_tensor **out, const graft_tensor *tensor);
 
+/*
+ * Whether this handle alone holds tensor's elements and they are Graft's own memory: no other
+ * handle, graph, run, variable or cache shares the buffer, and it was not borrowed through
+ * graft_tensor_new_borrowed. Then the caller may write the elements (graft_tensor_data) and
+ * hand them on, as a host array over the buffer that keeps the handle, without a copy: a run's
+ * fetched outputs usually are. 0 for NULL, string tensors and tensors of no elements.
+ * Thread-safe; the answer holds until this handle is shared (graft_tensor_share, or a feed).
+ */
+GRAFT_API graft_bool graft_tensor_is_exclusive(const graft_tensor *tensor);
+
 /* A new tensor with a copy of the elements of tensor; free *out with graft_tensor_free. */
 GRAFT_API GRAFT_MUST_USE_RESULT int graft_tensor_copy(graft_tensor **out, const graft_tensor *tensor);
 
