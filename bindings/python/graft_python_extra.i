@@ -129,11 +129,10 @@ inline void release_pending_after_run() {
 inline void on_graft_done(void *, size_t, void *arg) {
   Held *h = static_cast<Held *>(arg);
   if (!interpreter_alive()) return;  // the interpreter (and the memory) is gone or going
-  if (PyGILState_Check()) {
-    release_now(h);
-  } else if (PyGILState_GetThisThreadState() != nullptr) {
-    // A Python thread inside a call that let the GIL go (a tensor's handle freed, say): every
-    // call into Graft lets it go first, so no GIL holder waits for this thread.
+  if (PyGILState_GetThisThreadState() != nullptr) {
+    // A Python thread, holding the GIL or inside a call that let it go (a tensor's handle
+    // freed, say): every call into Graft lets it go first, so no GIL holder waits for this
+    // thread. (Not PyGILState_Check: it answers 1 everywhere once a subinterpreter exists.)
     PyGILState_STATE g = PyGILState_Ensure();
     release_now(h);
     PyGILState_Release(g);

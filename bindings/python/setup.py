@@ -63,6 +63,9 @@ class CMakeBuild(build_ext):
         except (OSError, subprocess.CalledProcessError):
             raise SystemExit("GRAFT_USE_SYSTEM_LIB: pkg-config finds no graft; install Graft (cmake --install) and "
                              "set PKG_CONFIG_PATH to the directory of its graft.pc")
+        if version != graft_version():
+            raise SystemExit(f"GRAFT_USE_SYSTEM_LIB: the installed Graft is {version}, these bindings are "
+                             f"{graft_version()}: install Graft from this checkout, or build without GRAFT_USE_SYSTEM_LIB")
         includedir, libdir = pkg_config("--variable=includedir"), pkg_config("--variable=libdir")
         print(f"graft: building the module against Graft {version} in {libdir}")
         swig_dir = pathlib.Path(self.build_temp).resolve() / "swig"

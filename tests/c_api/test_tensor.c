@@ -260,8 +260,7 @@ static void test_null_handles(void **state) {
   GT_ERR(GRAFT_EINVAL, graft_tensor_shape(&s, NULL), "'tensor'");
 }
 
-/* Freed large buffers are kept for the next tensor of the same size (not under ASan, whose
- * use-after-free checks need real frees); graft_memory_release_cached gives them back. */
+/* Which handles may hand their elements on without a copy. */
 static void test_is_exclusive(void **state) {
   (void)state;
   assert_int_equal(graft_tensor_is_exclusive(NULL), 0);
@@ -298,6 +297,8 @@ static void test_is_exclusive(void **state) {
   graft_tensor_free(t);
 }
 
+/* Freed large buffers are kept for the next tensor of the same size (not under ASan, whose
+ * use-after-free checks need real frees); graft_memory_release_cached gives them back. */
 static void test_buffer_reuse(void **state) {
   (void)state;
   /* The library's own test (core/buffer_cache.cc): GCC defines __SANITIZE_ADDRESS__, clang

@@ -244,8 +244,8 @@ class Session:
     def _results(elements, values, rebuild, take=True):
         """The fetched values as NumPy arrays. take: an output that the run hands over whole
         (no variable, cache or feed shares its buffer) becomes the array's memory without a
-        copy; off for a session with max_memory_bytes, whose cap would go on counting results
-        the caller keeps."""
+        copy; off for a session with max_memory_bytes or while the process has a memory cap
+        (graft.config.set_memory_limit), which would go on counting results the caller keeps."""
         results, i = [], 0
         for kind, x in elements:
             if kind == "tensor":
@@ -269,7 +269,7 @@ class Session:
                 feed_values.append(self._feed_value(info, value))
         timeout = _timeout_ms(options, self._timeout)
         values = _c.session_run(self._c, fetch_outputs, feeds, feed_values, targets, timeout)
-        return self._results(elements, values, rebuild, self._take_results)
+        return self._results(elements, values, rebuild, self._take_results and not _c.graft_memory_limit())
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function that runs fetches with the values of feed_list's tensors (in that order) as
@@ -282,6 +282,7 @@ class Session:
         infos = [self._feed_info(k) for k in (feed_list or [])]
         c_callable = _c.Callable(self._c, fetch_outputs, [info[0] for info in infos], targets)
         feed_value, results, default_timeout, take = self._feed_value, self._results, self._timeout, self._take_results
+        memory_limit = _c.graft_memory_limit
         callable_run = _c.callable_run
 
         def run_callable(*args, **kwargs):
@@ -293,7 +294,7 @@ class Session:
             if len(args) != len(infos):
                 raise TypeError(f"the callable takes {len(infos)} feed values, got {len(args)}")
             values = callable_run(c_callable, [feed_value(info, v) for info, v in zip(infos, args)], timeout)
-            return results(elements, values, rebuild, take)
+            return results(elements, values, rebuild, take and not memory_limit())
 
         return run_callable
 

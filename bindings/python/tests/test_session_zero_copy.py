@@ -130,6 +130,19 @@ def test_capped_session_copies_results():
     assert all(k[0, 0] == 2 for k in kept)
 
 
+def test_process_cap_copies_results():
+    g, x, relu, doubled, ident, c, v, assign = _graph()
+    s = graft.compat.v1.Session(graph=g)
+    f = s.make_callable(doubled, feed_list=[x])
+    graft.config.set_memory_limit(1 << 20)
+    try:
+        kept = [s.run(doubled, {x: np.ones((6000, 4), np.float32)}) for _ in range(20)]
+        kept += [f(np.ones((6000, 4), np.float32)) for _ in range(20)]
+        assert all(k[0, 0] == 2 for k in kept)
+    finally:
+        graft.config.set_memory_limit(0)
+
+
 def test_borrowed_feeds_from_threads():
     g, x, relu, doubled, ident, c, v, assign = _graph()
     s = graft.compat.v1.Session(graph=g)
