@@ -8,7 +8,7 @@ import raw "graft.dev/graft/internal/graft_swig"
 type DType int32
 
 // The DType constants (Invalid, Float32, Float64, Int32, ... Uint64) are generated from the C
-// API's dtype enum when the module is assembled (dtype_table.go, see sync_module.cmake).
+// API's dtype enum (dtype_table.go, by internal/dtypegen: generate.go).
 
 // DTypes returns every dtype of the C API that is no reference, in code order (the C API's
 // table, graft_dtype_list).
