@@ -1,8 +1,8 @@
 /*
- * bindings/java/graft_java.i: the Java side of graft.i (SWIG -java -package graft).
+ * bindings/java/graft_java.i: the Java side of graft.i (SWIG -java -package dev.graft).
  *
  * What it does to the generated classes:
- *   - errors: graft::Error becomes graft.GraftException (code, code name, C message);
+ *   - errors: graft::Error becomes dev.graft.GraftException (code, code name, C message);
  *   - memory: every proxy is AutoCloseable; close() frees the C++ object at once, and a
  *     java.lang.ref.Cleaner frees it when the proxy is collected (no finalize()); a closed
  *     object throws IllegalStateException when used;
@@ -12,7 +12,7 @@
  *   - references returned by the layer (const T &, including member variables) come back as
  *     owned copies, so that no proxy points into another object's memory;
  *   - names: methods and fields are lowerCamelCase (to_floats -> toFloats);
- *   - the idiomatic additions of bindings/java/src/graft/ (Function.trace with lambdas,
+ *   - the idiomatic additions of bindings/java/src/dev/graft/ (Function.trace with lambdas,
  *     HostFunctions, fluent OpBuilder/OpCall, Session.Options, equals/hashCode/toString) are spliced into the
  *     proxies below; the classes they use are hand-written in that directory.
  */
@@ -20,10 +20,10 @@
 /* ---- Errors ------------------------------------------------------------------------------- */
 
 %{
-/* Throws graft.GraftException(code, codeName, message) into the JVM. */
+/* Throws dev.graft.GraftException(code, codeName, message) into the JVM. */
 static void graft_java_throw(JNIEnv *jenv, int code, const char *message) {
   if (jenv->ExceptionCheck()) return; /* a Java exception is already on its way */
-  jclass cls = jenv->FindClass("graft/GraftException");
+  jclass cls = jenv->FindClass("dev/graft/GraftException");
   if (!cls) return; /* NoClassDefFoundError is pending */
   jmethodID ctor = jenv->GetMethodID(cls, "<init>", "(ILjava/lang/String;Ljava/lang/String;)V");
   if (ctor) {
@@ -348,7 +348,7 @@ GRAFT_JAVA_LIST(std::vector<graft::Output>, java.util.List<Output>, OutputVector
 %rename("%(lowercamelcase)s", %$isfunction, %$ismember) "";
 %rename("%(lowercamelcase)s", %$isvariable, %$ismember) "";
 
-/* Enums are plain int constants (graft_swig.GRAFT_FLOAT32, ...; see graft.DType). */
+/* Enums are plain int constants (graft_swig.GRAFT_FLOAT32, ...; see dev.graft.DType). */
 %include <enumsimple.swg>
 
 /* Names that would clash with java.lang.Object's methods, or read better in Java. */
@@ -1130,11 +1130,56 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
 /* ---- Loading the JNI library --------------------------------------------------------------- */
 
 %pragma(java) jniclasscode=%{
+  /* The JNI library, found in this order: the file the system property graft.library names;
+   * libgraft_java.so on java.library.path; else the copy inside graft.jar
+   * (dev/graft/native/<os>-<arch>/, with the libgraft it loads beside it), extracted once per
+   * process into a temporary directory that is deleted when the JVM exits. */
   static {
     String file = System.getProperty("graft.library");
-    if (file != null && !file.isEmpty())
+    if (file != null && !file.isEmpty()) {
       System.load(file);
-    else
-      System.loadLibrary("graft_java");
+    } else {
+      try {
+        System.loadLibrary("graft_java");
+      } catch (UnsatisfiedLinkError notOnPath) {
+        try {
+          System.load(extractBundled());
+        } catch (java.io.IOException | RuntimeException e) {
+          UnsatisfiedLinkError error = new UnsatisfiedLinkError(
+              "graft: libgraft_java.so is not on java.library.path (" + notOnPath.getMessage()
+              + ") and graft.jar holds no usable copy for this platform: " + e.getMessage()
+              + " (set -Dgraft.library=/path/to/libgraft_java.so)");
+          error.initCause(e);
+          throw error;
+        }
+      }
+    }
+  }
+
+  private static String extractBundled() throws java.io.IOException {
+    String arch = System.getProperty("os.arch");
+    String platform = System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).replace(' ', '-') + "-"
+        + ("amd64".equals(arch) ? "x86_64" : arch);
+    String dir = "/dev/graft/native/" + platform + "/";
+    java.util.List<String> names = new java.util.ArrayList<>();
+    try (java.io.InputStream list = graft_swigJNI.class.getResourceAsStream(dir + "libraries")) {
+      if (list == null) throw new java.io.IOException("no " + dir + " in the jar");
+      for (String line : new String(list.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n"))
+        if (!line.isBlank()) names.add(line.strip());
+    }
+    java.nio.file.Path tmp = java.nio.file.Files.createTempDirectory("graft-native");
+    tmp.toFile().deleteOnExit();
+    java.nio.file.Path jni = null;
+    for (String name : names) {
+      java.nio.file.Path target = tmp.resolve(name);
+      try (java.io.InputStream in = graft_swigJNI.class.getResourceAsStream(dir + name)) {
+        if (in == null) throw new java.io.IOException("the jar lists " + dir + name + " but lacks it");
+        java.nio.file.Files.copy(in, target);
+      }
+      target.toFile().deleteOnExit();
+      if (name.startsWith("libgraft_java")) jni = target;
+    }
+    if (jni == null) throw new java.io.IOException(dir + "libraries names no libgraft_java");
+    return jni.toString();
   }
 %}

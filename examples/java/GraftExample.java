@@ -2,22 +2,22 @@
  * GraftExample: Graft from Java. Builds a graph with a MatMul and runs it in a session, then
  * traces a Java lambda into a function and calls it with two input shapes.
  *
- * Run: java -Djava.library.path=<dir of libgraft_java.so> -cp graft.jar:. GraftExample
+ * Run: java -cp graft.jar:. GraftExample   (the jar brings its native libraries)
  */
-import graft.Context;
-import graft.DType;
-import graft.Function;
-import graft.Graph;
-import graft.Operation;
-import graft.Session;
-import graft.Tensor;
-import graft.Value;
+import dev.graft.Context;
+import dev.graft.DType;
+import dev.graft.Function;
+import dev.graft.Graph;
+import dev.graft.Operation;
+import dev.graft.Session;
+import dev.graft.Tensor;
+import dev.graft.Value;
 import java.util.Arrays;
 import java.util.List;
 
 public final class GraftExample {
   public static void main(String[] args) {
-    System.out.println("Graft " + graft.Graft.version());
+    System.out.println("Graft " + dev.graft.Graft.version());
 
     // A graph: y = a x b, run in a session.
     try (Graph g = new Graph();
