@@ -27,7 +27,7 @@ go_out="$(cd "$build/bindings/go/module" && env --unset=GOTOOLCHAIN GOCACHE="$bu
 go_best() { awk -v name="$1" '$1 ~ "^"name {v = $3 / 1000; if (best == "" || v < best) best = v} END {printf "%.3f", best}' <<< "$go_out"; }
 
 value() { sed -n "s/^$1 $2 \\([0-9.]*\\)$/\\1/p"; }
-row() { printf '| %s | %s | %s | %.2f | %s |\n' "$1" "$2" "$3" "$(echo "$2 / $c_us" | bc -l)" "$4"; }
+row() { printf '| %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$(awk -v a="$2" -v c="$c_us" 'BEGIN {printf "%.2f", a / c}')" "$4"; }
 echo "| language | cached 1-op function call, µs | binding floor, µs | vs C | goal |"
 echo "| --- | ---: | ---: | ---: | ---: |"
 row "C (graft_function_call)" "$c_us" "—" "—"

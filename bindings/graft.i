@@ -77,4 +77,6 @@ class CollectionItem; class Signature; class SignatureTensor; class DeviceInfo;
 
 #if defined(SWIGPYTHON)
 %include "python/graft_python_extra.i"
+#elif defined(SWIGGO)
+%include "go/graft_go_extra.i"
 #endif

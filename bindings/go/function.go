@@ -299,6 +299,9 @@ func (f *Function) Call(ctx *Context, args ...any) ([]*Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if values, ok, err := callValues(&p, rf, rc, args); ok {
+		return values, err
+	}
 	l, err := argList(&p, ctx, args)
 	if err != nil {
 		return nil, err
@@ -308,6 +311,37 @@ func (f *Function) Call(ctx *Context, args ...any) ([]*Value, error) {
 		return nil, err
 	}
 	return valuesFromRaw(out), nil
+}
+
+// callValues is Call's fast path when every argument is a *Value: one cgo call with the
+// arguments' addresses, giving the results' (go_function_call_values in graft_go.i). ok is
+// false, with nothing done, when some argument is anything else.
+func callValues(p *pins, rf raw.Function, rc raw.Context, args []any) (values []*Value, ok bool, err error) {
+	var small [4]int64
+	addrs := small[:0]
+	for _, a := range args {
+		v, isValue := a.(*Value)
+		if !isValue || v == nil {
+			return nil, false, nil
+		}
+		addrs = append(addrs, 0)
+	}
+	for i, a := range args {
+		r, err := use(p, &a.(*Value).h)
+		if err != nil {
+			return nil, true, err
+		}
+		addrs[i] = int64(r.Swigcptr())
+	}
+	out, err := get(func() []int64 { return raw.Go_function_call_values(rf, rc, addrs) })
+	if err != nil {
+		return nil, true, err
+	}
+	values = make([]*Value, len(out))
+	for i, addr := range out {
+		values[i] = newValue(raw.SwigcptrValue(uintptr(addr)))
+	}
+	return values, true, nil
 }
 
 // ConcreteFunction returns the concrete function for these arguments, tracing if needed.

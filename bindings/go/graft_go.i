@@ -143,3 +143,4 @@ GRAFT_GO_SLICE(double, float64)
         [](void *p) { delete static_cast<graft::HostFunction *>(p); }));
   }
 }
+

@@ -1132,8 +1132,10 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
 %pragma(java) jniclasscode=%{
   /* The JNI library, found in this order: the file the system property graft.library names;
    * libgraft_java.so on java.library.path; else the copy inside graft.jar
-   * (dev/graft/native/<os>-<arch>/, with the libgraft it loads beside it), extracted once per
-   * process into a temporary directory that is deleted when the JVM exits. */
+   * (dev/graft/native/<os>-<arch>/, with the libgraft it loads beside it), extracted into a
+   * private temporary directory, loaded, and deleted at once (a loaded library needs no file),
+   * so that not even a killed JVM leaves a copy behind. libgraft's own dependencies (OpenBLAS,
+   * the OpenCL ICD loader, CLBlast, protobuf-c, RE2) come from the system. */
   static {
     String file = System.getProperty("graft.library");
     if (file != null && !file.isEmpty()) {
@@ -1143,12 +1145,12 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
         System.loadLibrary("graft_java");
       } catch (UnsatisfiedLinkError notOnPath) {
         try {
-          System.load(extractBundled());
-        } catch (java.io.IOException | RuntimeException e) {
+          loadBundled();
+        } catch (java.io.IOException | RuntimeException | UnsatisfiedLinkError e) {
           UnsatisfiedLinkError error = new UnsatisfiedLinkError(
               "graft: libgraft_java.so is not on java.library.path (" + notOnPath.getMessage()
-              + ") and graft.jar holds no usable copy for this platform: " + e.getMessage()
-              + " (set -Dgraft.library=/path/to/libgraft_java.so)");
+              + ") and graft.jar's copy for this platform did not load: " + e.getMessage()
+              + " (set -Dgraft.library=/path/to/libgraft_java.so, or install libgraft's dependencies)");
           error.initCause(e);
           throw error;
         }
@@ -1156,7 +1158,7 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
     }
   }
 
-  private static String extractBundled() throws java.io.IOException {
+  private static void loadBundled() throws java.io.IOException {
     String arch = System.getProperty("os.arch");
     String platform = System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).replace(' ', '-') + "-"
         + ("amd64".equals(arch) ? "x86_64" : arch);
@@ -1164,22 +1166,27 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
     java.util.List<String> names = new java.util.ArrayList<>();
     try (java.io.InputStream list = graft_swigJNI.class.getResourceAsStream(dir + "libraries")) {
       if (list == null) throw new java.io.IOException("no " + dir + " in the jar");
-      for (String line : new String(list.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n"))
+      for (String line : new String(list.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\\n"))
         if (!line.isBlank()) names.add(line.strip());
     }
     java.nio.file.Path tmp = java.nio.file.Files.createTempDirectory("graft-native");
-    tmp.toFile().deleteOnExit();
-    java.nio.file.Path jni = null;
-    for (String name : names) {
-      java.nio.file.Path target = tmp.resolve(name);
-      try (java.io.InputStream in = graft_swigJNI.class.getResourceAsStream(dir + name)) {
-        if (in == null) throw new java.io.IOException("the jar lists " + dir + name + " but lacks it");
-        java.nio.file.Files.copy(in, target);
+    java.util.List<java.nio.file.Path> written = new java.util.ArrayList<>();
+    try {
+      java.nio.file.Path jni = null;
+      for (String name : names) {
+        java.nio.file.Path target = tmp.resolve(name);
+        try (java.io.InputStream in = graft_swigJNI.class.getResourceAsStream(dir + name)) {
+          if (in == null) throw new java.io.IOException("the jar lists " + dir + name + " but lacks it");
+          java.nio.file.Files.copy(in, target);
+        }
+        written.add(target);
+        if (name.startsWith("libgraft_java")) jni = target;
       }
-      target.toFile().deleteOnExit();
-      if (name.startsWith("libgraft_java")) jni = target;
+      if (jni == null) throw new java.io.IOException(dir + "libraries names no libgraft_java");
+      System.load(jni.toString());
+    } finally {
+      for (java.nio.file.Path p : written) java.nio.file.Files.deleteIfExists(p);
+      java.nio.file.Files.deleteIfExists(tmp);
     }
-    if (jni == null) throw new java.io.IOException(dir + "libraries names no libgraft_java");
-    return jni.toString();
   }
 %}

@@ -11,10 +11,18 @@ java_home_bin="$4"   # the JDK's bin directory (javac, java, jar)
 src="$(cd "$(dirname "$0")/../.." && pwd)"
 
 rm -rf "$work"
-mkdir -p "$work/classes" "$work/tmp"
+mkdir -p "$work/classes" "$work/tmp" "$work/empty"
 cp "$jar_file" "$work/graft.jar"
-"$java_home_bin/jar" xf "$work/graft.jar" META-INF/MANIFEST.MF META-INF/maven/dev.graft/graft/pom.xml
-mv META-INF "$work/META-INF" 2> /dev/null || true
+(cd "$work" && "$java_home_bin/jar" xf graft.jar META-INF/MANIFEST.MF META-INF/maven/dev.graft/graft/pom.xml \
+  dev/graft/native/)
+# The jar's libraries carry no build path and no empty (current directory) run path entry.
+for lib in "$work"/dev/graft/native/linux-x86_64/*.so*; do
+  runpath="$(readelf -d "$lib" | sed -n 's/.*R\(UN\)\?PATH.*\[\(.*\)\]/\2/p')"
+  case "$runpath" in
+    ""|'$ORIGIN') ;;
+    *) echo "FAIL: the jar's $(basename "$lib") has the run path '$runpath' (want \$ORIGIN or none)"; exit 1 ;;
+  esac
+done
 grep -q "^Automatic-Module-Name: dev.graft" "$work/META-INF/MANIFEST.MF" \
   || { cat "$work/META-INF/MANIFEST.MF"; echo "FAIL: no Automatic-Module-Name: dev.graft"; exit 1; }
 grep -q "<groupId>dev.graft</groupId>" "$work/META-INF/maven/dev.graft/graft/pom.xml" \
@@ -26,11 +34,14 @@ echo "ok: manifest, POM and native libraries in the jar"
 
 "$java_home_bin/javac" -cp "$work/graft.jar" -d "$work/classes" "$src/examples/java/GraftExample.java"
 cd "$work"
-out="$(env -u LD_LIBRARY_PATH "$java_home_bin/java" -Djava.io.tmpdir="$work/tmp" -cp "$work/graft.jar:$work/classes" GraftExample)"
+# java.library.path an empty directory: System.loadLibrary cannot succeed, so a passing run
+# loaded the jar's own copies.
+out="$(env -u LD_LIBRARY_PATH -u JAVA_TOOL_OPTIONS -u _JAVA_OPTIONS "$java_home_bin/java" \
+  -Djava.library.path="$work/empty" -Djava.io.tmpdir="$work/tmp" -cp "$work/graft.jar:$work/classes" GraftExample)"
 echo "$out"
 grep -q "\[19\.0, 22\.0, 43\.0, 50\.0\]" <<< "$out" || { echo "FAIL: the example's MatMul"; exit 1; }
 grep -q "\[20\.0, 30\.0, 42\.0\] (traces: 2)" <<< "$out" || { echo "FAIL: the example's function"; exit 1; }
-# The extracted copies go when the JVM exits.
+# The extracted copies are deleted once loaded.
 if [ -n "$(ls -A "$work/tmp")" ]; then
   ls -R "$work/tmp"
   echo "FAIL: the extracted libraries were left in java.io.tmpdir"
