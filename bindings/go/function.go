@@ -7,6 +7,7 @@ package graft
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	raw "graft.dev/graft/internal/graft_swig"
@@ -333,12 +334,21 @@ func callValues(p *pins, rf raw.Function, rc raw.Context, args []any) (values []
 		}
 		addrs[i] = int64(r.Swigcptr())
 	}
-	out, err := get(func() []int64 { return raw.Go_function_call_values(rf, rc, addrs) })
+	// On one OS thread: a failure's record is read from the thread that made it.
+	runtime.LockOSThread()
+	out := raw.Go_function_call_values(rf, rc, addrs)
+	if len(out) == 0 { // failed: the one case that reads the error slot
+		err = takeError()
+	}
+	runtime.UnlockOSThread()
 	if err != nil {
 		return nil, true, err
 	}
-	values = make([]*Value, len(out))
-	for i, addr := range out {
+	if len(out) == 0 {
+		return nil, true, newError(CodeUnknown, "graft: a function call failed without an error")
+	}
+	values = make([]*Value, len(out)-1)
+	for i, addr := range out[1:] {
 		values[i] = newValue(raw.SwigcptrValue(uintptr(addr)))
 	}
 	return values, true, nil
