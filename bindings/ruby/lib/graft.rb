@@ -45,6 +45,7 @@ require_relative "graft/host_function"
 require_relative "graft/gradient"
 require_relative "graft/tape"
 require_relative "graft/op_library"
+require_relative "graft/saved_model"
 
 module Graft
   # The library's version ("1.2.3").

@@ -88,7 +88,7 @@ class TestGraph < Minitest::Test
     bytes = g.graph_def
     assert_equal Encoding::BINARY, bytes.encoding
     h = Graft::Graph.new
-    h.import_graph_def(bytes, "copy", [], [], [])
+    h.import_graph_def(bytes, prefix: "copy")
     assert_equal [[6.0]], Graft::Session.new(h).run(h["copy/mm"]).to_a
   end
 end

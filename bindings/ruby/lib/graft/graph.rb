@@ -200,6 +200,27 @@ module Graft
       export_graph_def(add_shapes)
     end
 
+    # Imports a serialized GraphDef (a binary String) into this graph, its names under prefix
+    # ("import" as TensorFlow's import_graph_def; "" adds none). input_map: "name:i" of the
+    # GraphDef => an Output of this graph ("^name" => an Operation, for control inputs).
+    # return_elements: names of ops ("name") and tensors ("name:i") to return, in order: an
+    # Array of Operations and Outputs. All or nothing: a failure leaves the graph as it was.
+    alias_method :native_import_graph_def, :import_graph_def
+
+    def import_graph_def(graph_def, prefix: "import", input_map: {}, return_elements: [])
+      names = []
+      tensors = []
+      input_map.each do |name, target|
+        names << name.to_s
+        tensors << (target.is_a?(Operation) ? target.output(0) : Graph.output_of(target))
+      end
+      elements = return_elements.map(&:to_s)
+      result = Graft.invoke { native_import_graph_def(graph_def.to_s.b, prefix.to_s, names, tensors, elements) }
+      ops = result.ops.to_a
+      outs = result.tensors.to_a
+      elements.each_index.map { |i| outs[i].valid ? outs[i] : ops[i] }
+    end
+
     def ==(other)
       other.is_a?(Graph) && same_as(other)
     end
