@@ -15,6 +15,10 @@ public class GraftException extends RuntimeException {
     super(message);
     this.code = code;
     this.codeName = codeName;
+    // A call that failed because a Java closure threw (a trace, a host function, a gradient
+    // function) keeps that exception as its cause.
+    Throwable cause = Callbacks.takeCause(message);
+    if (cause != null) initCause(cause);
   }
 
   /** The status code: one of graft_swig.GRAFT_E* (negative). */

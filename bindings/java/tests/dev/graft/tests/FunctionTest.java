@@ -120,6 +120,11 @@ class FunctionTest {
       assertTrue(e.getMessage().contains("closure refuses to trace"), e.getMessage());
       assertEquals("GRAFT_EINVAL", e.codeName());
       assertEquals(graft_swig.GRAFT_EINVAL, e.code());
+      // The closure's own exception is the cause, once: a later unrelated failure has none.
+      assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
+      assertEquals("closure refuses to trace", e.getCause().getMessage());
+      GraftException later = assertThrows(GraftException.class, () -> ctx.op("NoSuchOp").execute());
+      assertNull(later.getCause());
     }
   }
 

@@ -52,6 +52,7 @@ class HostFunctionTest {
       GraftException e = assertThrows(GraftException.class,
                                       () -> ctx.hostFunctionCall("java.fail", List.of(floats(ctx, 1)), DType.FLOAT32));
       assertTrue(e.getMessage().contains("tokenizer exploded on input"), e.getMessage());
+      assertTrue(e.getCause() instanceof IllegalArgumentException, String.valueOf(e.getCause()));
       assertEquals("GRAFT_EINVAL", e.codeName());
       assertEquals(graft_swig.GRAFT_EINVAL, e.code());
       // The failure left the registration usable: it fails the same way again.
@@ -125,6 +126,7 @@ class HostFunctionTest {
              c.hostFunctionCall("java.fail.traced", List.of(args.value(0)), DType.FLOAT32))) {
       GraftException e = assertThrows(GraftException.class, () -> f.call(ctx, floats(ctx, 1)));
       assertTrue(e.getMessage().contains("no vocabulary loaded"), e.getMessage());
+      assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
     }
   }
 
