@@ -18,7 +18,7 @@ func BenchmarkFunctionCall(b *testing.B) {
 		return c.Op("AddV2").AddInput(args[0].Value).AddInput(args[0].Value).Execute()
 	}))
 	defer f.Close()
-	x := must(ctx.FromTensor(must(graft.NewTensor([]int64{}, []float32{1.5}))))
+	x := must(ctx.FromTensor(must(graft.NewTensor([]float32{1.5}, []int64{}))))
 	defer x.Close()
 	for _, v := range must(f.Call(ctx, x)) {
 		v.Close()

@@ -14,7 +14,7 @@ import (
 func ExampleSession_Run() {
 	g, _ := graft.NewGraph()
 	defer g.Close()
-	a, _ := graft.NewTensor([]int64{2, 2}, []float32{1, 2, 3, 4})
+	a, _ := graft.NewTensor([]float32{1, 2, 3, 4}, []int64{2, 2})
 	x, _ := g.Placeholder("x", graft.Float32, graft.MakeShape(2, 2))
 	w, _ := g.Const("w", a)
 	mm, err := g.AddOp("MatMul", "mm").AddInput(x).AddInput(w).Finish()
@@ -24,7 +24,7 @@ func ExampleSession_Run() {
 	}
 	sess, _ := graft.NewSession(g)
 	defer sess.Close()
-	eye, _ := graft.NewTensor([]int64{2, 2}, []float32{1, 0, 0, 1})
+	eye, _ := graft.NewTensor([]float32{1, 0, 0, 1}, []int64{2, 2})
 	out, err := sess.Run(map[graft.Output]*graft.Tensor{x: eye}, []graft.Output{mm.Output(0)}, nil)
 	if err != nil {
 		fmt.Println(err)

@@ -173,10 +173,10 @@ func churn(t *testing.T, round int, token string) {
 		data[i] = float32(i % 7)
 		want += data[i]
 	}
-	big := must(graft.NewTensor([]int64{256, 256}, data))
+	big := must(graft.NewTensor(data, []int64{256, 256}))
 	g := must(graft.NewGraph())
 	c := must(g.Const("c", big))
-	sum := must(g.AddOp("Sum", "s").AddInput(c).AddInput(must(g.Const("axes", must(graft.NewTensor([]int64{2}, []int32{0, 1}))))).Finish())
+	sum := must(g.AddOp("Sum", "s").AddInput(c).AddInput(must(g.Const("axes", must(graft.NewTensor([]int32{0, 1}, []int64{2}))))).Finish())
 	sess := must(graft.NewSession(g))
 	out := must(sess.Run(nil, []graft.Output{sum.Output(0)}, nil))
 	if got := must(out[0].Float32s())[0]; got != want {

@@ -61,21 +61,22 @@ func newTensor(r raw.Tensor) *Tensor {
 	return t
 }
 
-// NewTensor returns a tensor of shape dims holding a copy of data (row-major).
-func NewTensor[T Element](dims []int64, data []T) (*Tensor, error) {
+// NewTensor returns a tensor holding a copy of data (row-major) with shape dims: (data, shape)
+// as in every binding (Python's constant(value, shape=...), Ruby's tensor(data, shape:)).
+func NewTensor[T Element](data []T, dims []int64) (*Tensor, error) {
 	var b []byte
 	if len(data) > 0 {
 		b = unsafe.Slice((*byte)(unsafe.Pointer(&data[0])), len(data)*int(unsafe.Sizeof(data[0])))
 	}
-	return NewTensorFromBytes(DTypeOf[T](), dims, b)
+	return NewTensorFromBytes(DTypeOf[T](), b, dims)
 }
 
 // Scalar returns a rank-0 tensor holding v.
-func Scalar[T Element](v T) (*Tensor, error) { return NewTensor([]int64{}, []T{v}) }
+func Scalar[T Element](v T) (*Tensor, error) { return NewTensor([]T{v}, []int64{}) }
 
-// NewTensorFromBytes returns a tensor of dtype and shape dims holding a copy of data, the
-// elements' bytes in row-major order.
-func NewTensorFromBytes(dtype DType, dims []int64, data []byte) (*Tensor, error) {
+// NewTensorFromBytes returns a tensor of dtype holding a copy of data, the elements' bytes in
+// row-major order, with shape dims.
+func NewTensorFromBytes(dtype DType, data []byte, dims []int64) (*Tensor, error) {
 	if len(data) == 0 && numElements(dims) != 0 {
 		return nil, newError(CodeInvalid, fmt.Sprintf("graft: no data for a tensor of shape %v", dims))
 	}

@@ -14,22 +14,22 @@ import (
 )
 
 func TestTensorsOfEachElementType(t *testing.T) {
-	i8 := must(graft.NewTensor([]int64{3}, []int8{-1, 0, 1}))
+	i8 := must(graft.NewTensor([]int8{-1, 0, 1}, []int64{3}))
 	if i8.DType() != graft.Int8 || i8.ByteSize() != 3 {
 		t.Fatalf("%v, %d bytes", i8, i8.ByteSize())
 	}
 	if got := must(graft.TensorData[int8](i8)); !reflect.DeepEqual(got, []int8{-1, 0, 1}) {
 		t.Fatalf("int8 data %v", got)
 	}
-	f64 := must(graft.NewTensor([]int64{2, 1}, []float64{0.5, -2}))
+	f64 := must(graft.NewTensor([]float64{0.5, -2}, []int64{2, 1}))
 	if got := must(f64.Float64s()); !reflect.DeepEqual(got, []float64{0.5, -2}) || f64.String() != "Tensor<float64 [2 1]>" {
 		t.Fatalf("%v holds %v", f64, got)
 	}
-	b := must(graft.NewTensor([]int64{2}, []bool{true, false}))
+	b := must(graft.NewTensor([]bool{true, false}, []int64{2}))
 	if got := must(graft.TensorData[bool](b)); !reflect.DeepEqual(got, []bool{true, false}) || b.DType() != graft.Bool {
 		t.Fatalf("bool data %v", got)
 	}
-	c := must(graft.NewTensor([]int64{1}, []complex128{complex(1, 2)}))
+	c := must(graft.NewTensor([]complex128{complex(1, 2)}, []int64{1}))
 	if got := must(graft.TensorData[complex128](c)); got[0] != complex(1, 2) {
 		t.Fatalf("complex data %v", got)
 	}
@@ -41,7 +41,7 @@ func TestTensorsOfEachElementType(t *testing.T) {
 	if got := must(z.Int32s()); !reflect.DeepEqual(got, make([]int32, 6)) {
 		t.Fatalf("zeros %v", got)
 	}
-	raw := must(graft.NewTensorFromBytes(graft.Uint8, []int64{4}, []byte{1, 2, 3, 255}))
+	raw := must(graft.NewTensorFromBytes(graft.Uint8, []byte{1, 2, 3, 255}, []int64{4}))
 	if got := must(raw.Bytes()); !bytes.Equal(got, []byte{1, 2, 3, 255}) {
 		t.Fatalf("bytes %v", got)
 	}
@@ -53,17 +53,17 @@ func TestTensorsOfEachElementType(t *testing.T) {
 }
 
 func TestTensorErrors(t *testing.T) {
-	f := must(graft.NewTensor([]int64{2}, []float32{1, 2}))
+	f := must(graft.NewTensor([]float32{1, 2}, []int64{2}))
 	if _, err := f.Int32s(); !errors.Is(err, graft.ErrDType) {
 		t.Fatalf("reading float32 as int32: %v", err)
 	}
 	if _, err := f.Strings(); !errors.Is(err, graft.ErrDType) {
 		t.Fatalf("reading float32 as strings: %v", err)
 	}
-	if _, err := graft.NewTensor([]int64{3}, []float32{1, 2}); err == nil {
+	if _, err := graft.NewTensor([]float32{1, 2}, []int64{3}); err == nil {
 		t.Fatal("3 elements from 2 values")
 	}
-	if _, err := graft.NewTensor([]int64{2}, []float32{}); !errors.Is(err, graft.ErrInvalid) {
+	if _, err := graft.NewTensor([]float32{}, []int64{2}); !errors.Is(err, graft.ErrInvalid) {
 		t.Fatalf("no data: %v", err)
 	}
 	if _, err := graft.Zeros(graft.DType(999), 1); err == nil {

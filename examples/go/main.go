@@ -19,7 +19,7 @@ func matmul() error {
 		return err
 	}
 	defer g.Close()
-	a, err := graft.NewTensor([]int64{2, 3}, []float32{1, 2, 3, 4, 5, 6})
+	a, err := graft.NewTensor([]float32{1, 2, 3, 4, 5, 6}, []int64{2, 3})
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func matmul() error {
 		return err
 	}
 	defer sess.Close()
-	in, err := graft.NewTensor([]int64{1, 2}, []float32{1, 10})
+	in, err := graft.NewTensor([]float32{1, 10}, []int64{1, 2})
 	if err != nil {
 		return err
 	}
