@@ -4,8 +4,11 @@
 package graft
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
+	"strings"
+	"sync"
 
 	raw "graft.dev/graft/internal/graft_swig"
 )
@@ -41,7 +44,7 @@ type Error struct {
 	Code     Code
 	CodeName string // the code's C name, e.g. "GRAFT_EINVAL"
 	Message  string
-	cause    error // what made Graft stop (a context's error), or nil: see Unwrap
+	cause    error // what made Graft stop (a context's error, a callback's), or nil: see Unwrap
 }
 
 func newError(code Code, message string) *Error {
@@ -58,8 +61,9 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Code == e.Code
 }
 
-// Unwrap returns the cause of a run stopped by its context (context.DeadlineExceeded or
-// context.Canceled, so errors.Is finds it too), or nil.
+// Unwrap returns the cause: the context's error of a run it stopped (context.DeadlineExceeded
+// or context.Canceled), or the error a Go callback (traced closure, host function, gradient
+// function) returned and failed the call with, so that errors.Is and errors.As find it; or nil.
 func (e *Error) Unwrap() error { return e.cause }
 
 // Sentinels for errors.Is, one per status code.
@@ -92,7 +96,46 @@ func takeError() error {
 	if code == 0 {
 		return nil
 	}
-	return newError(Code(code), raw.Graft_go_error_take())
+	e := newError(Code(code), raw.Graft_go_error_take())
+	if cause := takeCallbackError(e.Message); cause != nil {
+		e.cause = cause
+		var ge *Error
+		if errors.As(cause, &ge) { // the callback's own status code, not the one C++ reported
+			e.Code, e.CodeName = ge.Code, ge.CodeName
+		}
+	}
+	return e
+}
+
+// The errors Go callbacks returned, by the message they failed their C++ call with, until the
+// *Error that call ends in takes its own as its cause. Bounded: a failure whose call never
+// reaches Go again must not be kept for ever.
+var callbackErrors struct {
+	sync.Mutex
+	m map[string]error
+}
+
+const maxCallbackErrors = 64
+
+func rememberCallbackError(message string, err error) {
+	callbackErrors.Lock()
+	defer callbackErrors.Unlock()
+	if callbackErrors.m == nil || len(callbackErrors.m) >= maxCallbackErrors {
+		callbackErrors.m = make(map[string]error)
+	}
+	callbackErrors.m[message] = err
+}
+
+func takeCallbackError(message string) error {
+	callbackErrors.Lock()
+	defer callbackErrors.Unlock()
+	for m, err := range callbackErrors.m {
+		if strings.Contains(message, m) {
+			delete(callbackErrors.m, m)
+			return err
+		}
+	}
+	return nil
 }
 
 // call runs f, which makes one SWIG call, on one OS thread and returns the failure it

@@ -119,6 +119,7 @@ func errorMessage(err error, fallback string) string {
 	if msg == "" {
 		msg = "graft: callback failed"
 	}
+	rememberCallbackError(msg, err)
 	return msg
 }
 

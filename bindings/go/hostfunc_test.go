@@ -127,3 +127,52 @@ func TestHostFunctionRegistration(t *testing.T) {
 	assertFloats(t, floatsOf(t, must(ctx.CallHostFunction(token, []*graft.Value{vector(t, ctx, 4)}, graft.Float32))[0]), []float32{17})
 	hf.Close()
 }
+
+// errVocabulary is a callback's own error value, found again by errors.Is through the call's
+// *graft.Error.
+var errVocabulary = errors.New("no vocabulary loaded")
+
+type shapeProblem struct{ rank int }
+
+func (p *shapeProblem) Error() string { return fmt.Sprintf("rank %d is not supported", p.rank) }
+
+func TestCallbackErrorsKeepTheirIdentity(t *testing.T) {
+	ctx := must(graft.NewContext())
+	defer ctx.Close()
+	// A host function's error: errors.Is finds the sentinel, errors.As the typed error.
+	hf := must(graft.RegisterHostFunction(uniqueToken("vocab"), func([]*graft.Tensor) ([]*graft.Tensor, error) {
+		return nil, fmt.Errorf("lookup: %w", errVocabulary)
+	}))
+	defer hf.Close()
+	_, err := ctx.CallHostFunction(hf.Token(), []*graft.Value{vector(t, ctx, 1)}, graft.Float32)
+	if !errors.Is(err, errVocabulary) {
+		t.Fatalf("errors.Is(err, errVocabulary) false for %v", err)
+	}
+	var ge *graft.Error
+	if !errors.As(err, &ge) || !strings.Contains(ge.Message, "no vocabulary loaded") {
+		t.Fatalf("want a *graft.Error naming the failure, got %v", err)
+	}
+	// A traced closure's typed error, and a *graft.Error's status code kept as it was returned.
+	f := must(graft.NewFunction(uniqueToken("typed"), func(*graft.Context, []graft.Arg) ([]*graft.Value, error) {
+		return nil, &shapeProblem{rank: 5}
+	}))
+	defer f.Close()
+	_, err = f.Call(ctx, vector(t, ctx, 1))
+	var sp *shapeProblem
+	if !errors.As(err, &sp) || sp.rank != 5 {
+		t.Fatalf("errors.As(err, *shapeProblem) failed for %v", err)
+	}
+	g := must(graft.NewFunction(uniqueToken("notfound"), func(*graft.Context, []graft.Arg) ([]*graft.Value, error) {
+		return nil, graft.ErrNotFound
+	}))
+	defer g.Close()
+	_, err = g.Call(ctx, vector(t, ctx, 2))
+	if !errors.Is(err, graft.ErrNotFound) {
+		t.Fatalf("the closure's ErrNotFound became %v", err)
+	}
+	// A later failure that no callback caused has no cause.
+	_, err = ctx.CallHostFunction("no-such-token", []*graft.Value{vector(t, ctx, 1)}, graft.Float32)
+	if err == nil || errors.Unwrap(err) != nil {
+		t.Fatalf("an unrelated failure: %v (cause %v)", err, errors.Unwrap(err))
+	}
+}
