@@ -11,13 +11,8 @@ go="$3"
 src="$(cd "$(dirname "$0")/../.." && pwd)"
 command -v swig > /dev/null || { echo "FAIL: swig not found"; exit 1; }
 
-rm -rf "$work"
-mkdir -p "$work"
-prefix="$work/prefix"
-cmake --install "$build_dir" --prefix "$prefix" > "$work/install.log"
-export PKG_CONFIG_PATH
-PKG_CONFIG_PATH="$(dirname "$(find "$prefix" -name graft.pc | head -1)")"
-libdir="$(cd "$(pkg-config --variable=libdir graft)" && pwd -P)"
+# shellcheck source=install_prefix.sh
+. "$(dirname "$0")/install_prefix.sh"
 
 # Offline, with caches of its own; the wrapper at -O1 to keep the test's compile short.
 export GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off \

@@ -17,13 +17,8 @@ for module in pip setuptools wheel numpy; do
 done
 command -v swig > /dev/null || { echo "FAIL: swig not found"; exit 1; }
 
-rm -rf "$work"
-mkdir -p "$work"
-prefix="$work/prefix"
-cmake --install "$build_dir" --prefix "$prefix" > "$work/install.log"
-export PKG_CONFIG_PATH
-PKG_CONFIG_PATH="$(dirname "$(find "$prefix" -name graft.pc | head -1)")"
-libdir="$(cd "$(pkg-config --variable=libdir graft)" && pwd -P)"
+# shellcheck source=install_prefix.sh
+. "$(dirname "$0")/install_prefix.sh"
 
 # A copy of the bindings (pip builds in place: the source tree stays clean).
 mkdir -p "$work/src"

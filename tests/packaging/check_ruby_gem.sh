@@ -11,13 +11,8 @@ ruby="$4"
 gem="$(dirname "$ruby")/gem"
 [ -x "$gem" ] || gem="$(command -v gem)"
 
-rm -rf "$work"
-mkdir -p "$work"
-prefix="$work/prefix"
-cmake --install "$build_dir" --prefix "$prefix" > "$work/install.log"
-export PKG_CONFIG_PATH
-PKG_CONFIG_PATH="$(dirname "$(find "$prefix" -name graft.pc | head -1)")"
-libdir="$(cd "$(pkg-config --variable=libdir graft)" && pwd -P)"
+# shellcheck source=install_prefix.sh
+. "$(dirname "$0")/install_prefix.sh"
 version="$(pkg-config --modversion graft)"
 
 cp -r "$gem_dir" "$work/gem-src"
