@@ -163,6 +163,15 @@ module Graft
     end
   end
 
+  # A Hash argument given without braces (feeds, inputs) that arrived as keywords: hash merged
+  # with more, whose Symbol keys are keywords the method does not know (ArgumentError).
+  def self.keyword_hash(hash, more)
+    unknown = more.keys.grep(Symbol)
+    raise ArgumentError, "graft: unknown keyword: #{unknown.first.inspect}" unless unknown.empty?
+
+    (hash || {}).merge(more)
+  end
+
   # nil for no values, the Value for one, else the Array.
   def self.unwrap(values)
     case values.size

@@ -366,10 +366,7 @@ module Graft
       targets = options.delete(:targets) || []
       timeout_ms = Integer(options.delete(:timeout_ms) || 0)
       cancellation = options.delete(:cancellation)
-      unknown = options.keys.grep(Symbol)
-      raise ArgumentError, "graft: unknown keyword: #{unknown.first.inspect}" unless unknown.empty?
-
-      feeds = (feeds || {}).merge(options) # a brace-less feed Hash arrives as keywords
+      feeds = Graft.keyword_hash(feeds, options) # a brace-less feed Hash arrives as keywords
       graph = self.graph
       list = fetches.is_a?(Array) ? fetches : [fetches]
       outputs = list.map { |f| Graph.output_of(f.is_a?(String) ? graph[f] : f) }

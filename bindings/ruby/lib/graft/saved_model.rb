@@ -43,10 +43,7 @@ module Graft
     # dtype); returns output key => Tensor for outputs (all the signature's by default).
     # timeout_ms and cancellation as Session#run's.
     def run(inputs = nil, signature: "serving_default", outputs: nil, timeout_ms: 0, cancellation: nil, **more)
-      unknown = more.keys.grep(Symbol)
-      raise ArgumentError, "graft: unknown keyword: #{unknown.first.inspect}" unless unknown.empty?
-
-      inputs = (inputs || {}).merge(more) # a brace-less input Hash arrives as keywords
+      inputs = Graft.keyword_hash(inputs, more) # a brace-less input Hash arrives as keywords
       sig = @signatures.fetch(signature.to_s) do
         raise NotFoundError, "graft: the SavedModel has no signature '#{signature}' (it has #{signature_names.inspect})"
       end
