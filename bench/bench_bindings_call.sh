@@ -20,9 +20,10 @@ ruby_out="$(ruby -I "$src/bindings/ruby/lib" -I "$build/bindings/ruby/ext" "$src
 javac -cp "$build/bindings/java/graft.jar" -d "$work" "$src/bench/bindings/BenchJavaCall.java"
 java_out="$(java -Djava.library.path="$build/bindings/java" -cp "$build/bindings/java/graft.jar:$work" BenchJavaCall)"
 
-go_out="$(cd "$build/bindings/go/module" && env --unset=GOTOOLCHAIN GOCACHE="$build/bindings/go/gocache" \
-  GOPATH="$build/bindings/go/gopath" GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GOENV=off GO111MODULE=on \
-  GOWORK=off CGO_ENABLED=1 PKG_CONFIG_PATH="$build/bindings/go/pkgconfig" CGO_CXXFLAGS="-I$src/bindings -O1" \
+# shellcheck source=../bindings/go/offline_env.sh
+. "$src/bindings/go/offline_env.sh"
+go_out="$(cd "$build/bindings/go/module" && graft_go_env "$build/bindings/go" \
+  && PKG_CONFIG_PATH="$build/bindings/go/pkgconfig" CGO_CXXFLAGS="-I$src/bindings -O1" \
   go test -run '^$' -bench 'FunctionCall|Version' -benchtime 200000x -count 5 . 2>&1)"
 go_best() { awk -v name="$1" '$1 ~ "^"name {v = $3 / 1000; if (best == "" || v < best) best = v} END {printf "%.3f", best}' <<< "$go_out"; }
 

@@ -316,24 +316,21 @@ func (f *Function) Call(ctx *Context, args ...any) ([]*Value, error) {
 }
 
 // callValues is Call's fast path when every argument is a *Value: one cgo call with the
-// arguments' addresses, giving the results' (go_function_call_values in graft_go.i). ok is
-// false, with nothing done, when some argument is anything else.
+// arguments' addresses, giving the results' (go_function_call_values in graft_go_extra.i). ok is
+// false when some argument is anything else (Call then takes its general path).
 func callValues(p *pins, rf raw.Function, rc raw.Context, args []any) (values []*Value, ok bool, err error) {
 	var small [4]int64
 	addrs := small[:0]
 	for _, a := range args {
 		v, isValue := a.(*Value)
 		if !isValue || v == nil {
-			return nil, false, nil
+			return nil, false, nil // the handles pinned so far are the caller's pins to release
 		}
-		addrs = append(addrs, 0)
-	}
-	for i, a := range args {
-		r, err := use(p, &a.(*Value).h)
+		r, err := use(p, &v.h)
 		if err != nil {
 			return nil, true, err
 		}
-		addrs[i] = int64(r.Swigcptr())
+		addrs = append(addrs, int64(r.Swigcptr()))
 	}
 	// On one OS thread: a failure's record is read from the thread that made it.
 	runtime.LockOSThread()

@@ -4,20 +4,18 @@
 # a MatMul), Java (the example with the installed jar and lib/jni), Go (a program requiring
 # graft.dev/graft, replaced by the installed module). No installed native module may have a
 # run path into the build tree; each must load the installed libgraft.
-#   check_bindings_install.sh BUILD WORK LIBDIR [--python=EXE:DIR] [--ruby=EXE:LIBDIR:ARCHDIR]
+#   check_bindings_install.sh BUILD WORK [--python=EXE:DIR] [--ruby=EXE:LIBDIR:ARCHDIR]
 #                             [--java=JDKBIN:JARDIR:JNIDIR] [--go=EXE:MODDIR]
 set -euo pipefail
 build_dir="$(cd "$1" && pwd -P)"
 work="$2"
-libdir_rel="$3"
-shift 3
+shift 2
 src="$(cd "$(dirname "$0")/../.." && pwd)"
-
-rm -rf "$work"
-mkdir -p "$work"
-prefix="$work/prefix"
-cmake --install "$build_dir" --prefix "$prefix" > "$work/install.log"
-libdir="$prefix/$libdir_rel"
+# shellcheck source=../../bindings/go/offline_env.sh
+. "$src/bindings/go/offline_env.sh"
+# shellcheck source=install_prefix.sh
+. "$(dirname "$0")/install_prefix.sh"
+unset PKG_CONFIG_PATH  # each binding below finds the installed Graft without it
 cd "$work"
 work_real="$(pwd -P)"
 unset LD_LIBRARY_PATH PYTHONPATH RUBYLIB CLASSPATH
@@ -35,7 +33,7 @@ check_module() {
   done
   local resolved
   resolved="$(ldd "$module" | sed -n 's/^[[:space:]]*libgraft\.so\.[0-9]* => \(.*\) (0x.*/\1/p')"
-  if [ -z "$resolved" ] || [ "$(readlink -f "$resolved")" != "$(readlink -f "$libdir/libgraft.so")" ]; then
+  if [ -z "$resolved" ] || [ "$(readlink -f "$resolved")" != "$(readlink -f "$libdir"/libgraft.so)" ]; then
     ldd "$module" | grep libgraft
     echo "FAIL: $module does not resolve the installed libgraft"
     exit 1
@@ -43,9 +41,8 @@ check_module() {
 }
 
 for arg in "$@"; do
-  IFS=: read -r kind rest <<< "${arg#--}"
-  case "$kind" in
-    python=*|python)
+  case "$arg" in
+    --python=*)
       IFS=: read -r exe dir <<< "${arg#--python=}"
       check_module "$(ls "$prefix/$dir"/graft/_graft_swig*.so)"
       out="$(PYTHONPATH="$prefix/$dir" "$exe" -m graft)"
@@ -54,7 +51,7 @@ for arg in "$@"; do
       grep -q "self-check: a MatMul ran" <<< "$out" || { echo "$out"; echo "FAIL: python self-check"; exit 1; }
       echo "ok: python from $prefix/$dir"
       ;;
-    ruby=*|ruby)
+    --ruby=*)
       IFS=: read -r exe rlib rarch <<< "${arg#--ruby=}"
       check_module "$prefix/$rarch/graft_swig.so"
       out="$("$exe" -I "$prefix/$rlib" -I "$prefix/$rarch" -e '
@@ -67,7 +64,7 @@ for arg in "$@"; do
       grep -q "^$prefix/$rarch/graft_swig.so" <<< "$out" || { echo "$out"; echo "FAIL: ruby loaded another graft_swig"; exit 1; }
       echo "ok: ruby from $prefix/$rlib"
       ;;
-    java=*|java)
+    --java=*)
       IFS=: read -r jdk jardir jnidir <<< "${arg#--java=}"
       check_module "$prefix/$jnidir/libgraft_java.so"
       [ -f "$prefix/$jardir/graft.jar" ] || { echo "FAIL: graft.jar not installed"; exit 1; }
@@ -79,18 +76,14 @@ for arg in "$@"; do
       grep -q "\[20\.0, 30\.0, 42\.0\] (traces: 2)" <<< "$out" || { echo "$out"; echo "FAIL: java example"; exit 1; }
       echo "ok: java from $prefix/$jardir and $prefix/$jnidir"
       ;;
-    go=*|go)
+    --go=*)
       IFS=: read -r exe moddir <<< "${arg#--go=}"
       [ -f "$prefix/$moddir/internal/graft_swig/graft_wrap.cxx" ] || { echo "FAIL: the Go module's wrapper not installed"; exit 1; }
       if ls "$prefix/$moddir"/*_test.go > /dev/null 2>&1; then echo "FAIL: Go tests installed"; exit 1; fi
-      mkdir -p "$work/goapp"
-      cp "$src/examples/go/main.go" "$work/goapp/"
-      printf 'module example.com/app\n\ngo 1.19\n\nrequire graft.dev/graft v0.0.0\n\nreplace graft.dev/graft => %s\n' \
-        "$prefix/$moddir" > "$work/goapp/go.mod"
-      (cd "$work/goapp" && env GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off \
-        GOSUMDB=off GOENV=off GO111MODULE=on GOWORK=off CGO_ENABLED=1 CGO_CXXFLAGS=-O1 \
-        CGO_LDFLAGS="-Wl,-rpath,$libdir" PKG_CONFIG_PATH="$libdir/pkgconfig" "$exe" build -o app . \
-        > "$work/go-build.log" 2>&1) || { cat "$work/go-build.log"; echo "FAIL: go build against the installed module"; exit 1; }
+      graft_go_example_app "$work/goapp" "$prefix/$moddir" "$src"
+      (cd "$work/goapp" && graft_go_env "$work" && CGO_CXXFLAGS=-O1 CGO_LDFLAGS="-Wl,-rpath,$libdir" \
+        PKG_CONFIG_PATH="$libdir/pkgconfig" "$exe" build -o app . > "$work/go-build.log" 2>&1) \
+        || { cat "$work/go-build.log"; echo "FAIL: go build against the installed module"; exit 1; }
       check_module "$work/goapp/app"
       out="$("$work/goapp/app")"
       grep -q "poly(\[4 5\]) = \[20 30\] (traces: 2)" <<< "$out" || { echo "$out"; echo "FAIL: go example"; exit 1; }

@@ -14,10 +14,10 @@ command -v swig > /dev/null || { echo "FAIL: swig not found"; exit 1; }
 # shellcheck source=install_prefix.sh
 . "$(dirname "$0")/install_prefix.sh"
 
-# Offline, with caches of its own; the wrapper at -O1 to keep the test's compile short.
-export GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off \
-  GOENV=off GO111MODULE=on GOWORK=off CGO_ENABLED=1 CGO_CXXFLAGS="-O1"
-unset GOTOOLCHAIN
+# shellcheck source=../../bindings/go/offline_env.sh
+. "$src/bindings/go/offline_env.sh"
+graft_go_env "$work"
+export CGO_CXXFLAGS="-O1" # the wrapper at -O1 keeps the test's compile short
 
 mkdir -p "$work/checkout/c_api"
 cp -r "$src/bindings" "$work/checkout/bindings"
@@ -30,17 +30,7 @@ for f in dtype_table.go internal/graft_swig/graft_swig.go internal/graft_swig/gr
 done
 echo "ok: go generate"
 
-mkdir -p "$work/app"
-cp "$src/examples/go/main.go" "$work/app/main.go"
-cat > "$work/app/go.mod" <<MOD
-module example.com/app
-
-go 1.19
-
-require graft.dev/graft v0.0.0
-
-replace graft.dev/graft => $work/checkout/bindings/go
-MOD
+graft_go_example_app "$work/app" "$work/checkout/bindings/go" "$src"
 (cd "$work/app" && "$go" build -o app . > "$work/build.log" 2>&1 && "$go" vet . >> "$work/build.log" 2>&1) \
   || { cat "$work/build.log"; echo "FAIL: go build of a module requiring graft.dev/graft"; exit 1; }
 echo "ok: go build"
