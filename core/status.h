@@ -3,6 +3,8 @@
 // Status into an int code and the thread-local message.
 #pragma once
 
+#include <atomic>
+#include <initializer_list>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -35,8 +37,29 @@ enum class Code : int {
 class [[nodiscard]] Status {
  public:
   Status() = default;  // OK
-  Status(Code code, std::string message)
-      : state_(code == Code::kOk ? nullptr : std::make_shared<State>(State{code, std::move(message)})) {}
+  Status(Code code, std::string message);
+  Status(const Status& other) noexcept : state_(other.state_) {
+    if (state_ != nullptr) state_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  Status(Status&& other) noexcept : state_(std::exchange(other.state_, nullptr)) {}
+  Status& operator=(const Status& other) noexcept {
+    if (other.state_ != nullptr) other.state_->refs.fetch_add(1, std::memory_order_relaxed);
+    if (state_ != nullptr) Unref(state_);
+    state_ = other.state_;
+    return *this;
+  }
+  Status& operator=(Status&& other) noexcept {
+    if (this != &other) {
+      if (state_ != nullptr) Unref(state_);
+      state_ = std::exchange(other.state_, nullptr);
+    }
+    return *this;
+  }
+  // Inline only the null test: every function that handles a Status destroys one, and an
+  // inlined shared_ptr release at each of them was a sizeable part of the library.
+  ~Status() {
+    if (state_ != nullptr) Unref(state_);
+  }
 
   static Status Ok() { return Status(); }
 
@@ -48,25 +71,33 @@ class [[nodiscard]] Status {
   }
 
   // The same error with "context: " put before its message.
-  Status WithContext(std::string_view context) const {
-    if (ok()) return *this;
-    return Status(code(), std::string(context) + ": " + message());
-  }
+  Status WithContext(std::string_view context) const;
 
  private:
+  // Shared by the copies of one error, immutable but for its count (status.cc).
   struct State {
     Code code;
     std::string message;
+    mutable std::atomic<int> refs;
   };
-  std::shared_ptr<const State> state_;  // null when OK, so an OK Status costs one pointer
+  static void Unref(const State* state) noexcept;
+  const State* state_ = nullptr;  // null when OK, so an OK Status costs one pointer
 };
 
+namespace internal {
+// An error whose message is the pieces joined (errors::X's common case, compiled once).
+Status ErrorFromPieces(Code code, std::initializer_list<StrPiece> pieces);
+}  // namespace internal
 
 namespace errors {
 #define GRAFT_DEFINE_ERROR(Name, CodeValue)              \
-  template <typename... Args>                            \
-  Status Name(const Args&... args) {                     \
-    return Status(Code::CodeValue, StrCat(args...));     \
+  template <typename... Args>                                                \
+  Status Name(const Args&... args) {                                         \
+    if constexpr ((internal::Piece<Args> && ...)) {                          \
+      return internal::ErrorFromPieces(Code::CodeValue, {internal::StrPiece(args)...}); \
+    } else {                                                                 \
+      return Status(Code::CodeValue, StrCat(args...));                       \
+    }                                                                        \
   }
 GRAFT_DEFINE_ERROR(Unknown, kUnknown)
 GRAFT_DEFINE_ERROR(InvalidArgument, kInvalidArgument)

@@ -38,7 +38,7 @@ Status UpdateVariable(graft_context* ctx, const graft_value* handle, const graft
   GRAFT_CHECK_ARG(ctx);
   GRAFT_CHECK_ARG(handle);
   GRAFT_CHECK_ARG(value);
-  graft::DType dtype;
+  graft::DType dtype = graft::DType::kInvalid;
   GRAFT_RETURN_IF_ERROR(VariableDType(handle, &dtype));
   OpCall call;
   call.type = op;
@@ -324,7 +324,7 @@ GRAFT_API int graft_variable_read(graft_value** out, graft_context* ctx, const g
     GRAFT_CHECK_ARG(out);
     GRAFT_CHECK_ARG(ctx);
     GRAFT_CHECK_ARG(handle);
-    graft::DType dtype;
+    graft::DType dtype = graft::DType::kInvalid;
     GRAFT_RETURN_IF_ERROR(VariableDType(handle, &dtype));
     OpCall call;
     call.type = "ReadVariableOp";

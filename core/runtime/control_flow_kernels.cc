@@ -176,9 +176,9 @@ class WhileKernel : public OpKernel {
 }  // namespace
 
 void RegisterControlFlowKernels(KernelRegistry& r) {
-  for (const char* op : {"If", "StatelessIf"}) (void)r.Register(op, kDeviceCpu, "", {}, MakeFactory<IfKernel>());
+  for (const char* op : {"If", "StatelessIf"}) (void)r.Register(op, kDeviceCpu, "", {}, &CreateKernel<IfKernel>);
   for (const char* op : {"While", "StatelessWhile"}) {
-    (void)r.Register(op, kDeviceCpu, "", {}, MakeFactory<WhileKernel>());
+    (void)r.Register(op, kDeviceCpu, "", {}, &CreateKernel<WhileKernel>);
   }
 }
 

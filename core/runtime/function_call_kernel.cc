@@ -62,8 +62,8 @@ class FunctionCallKernel : public OpKernel {
 }  // namespace
 
 void RegisterFunctionCallKernels(KernelRegistry& r) {
-  (void)r.Register("PartitionedCall", kDeviceCpu, "", {}, MakeFactory<FunctionCallKernel>());
-  (void)r.Register("StatefulPartitionedCall", kDeviceCpu, "", {}, MakeFactory<FunctionCallKernel>());
+  (void)r.Register("PartitionedCall", kDeviceCpu, "", {}, &CreateKernel<FunctionCallKernel>);
+  (void)r.Register("StatefulPartitionedCall", kDeviceCpu, "", {}, &CreateKernel<FunctionCallKernel>);
 }
 
 }  // namespace graft

@@ -82,8 +82,8 @@ class HostFunctionKernel : public OpKernel {
 }  // namespace
 
 void RegisterHostFunctionKernels(KernelRegistry& r) {
-  (void)r.Register("EagerPyFunc", kDeviceCpu, "", {}, MakeFactory<HostFunctionKernel>());
-  (void)r.Register("PyFunc", kDeviceCpu, "", {}, MakeFactory<HostFunctionKernel>());
+  (void)r.Register("EagerPyFunc", kDeviceCpu, "", {}, &CreateKernel<HostFunctionKernel>);
+  (void)r.Register("PyFunc", kDeviceCpu, "", {}, &CreateKernel<HostFunctionKernel>);
 }
 
 }  // namespace graft

@@ -75,6 +75,12 @@ Status KernelRegistry::Register(std::string op, std::string device_type, std::st
   return Status::Ok();
 }
 
+Status KernelRegistry::Register(const char* op, const char* device_type, const char* constraint_attr,
+                                std::initializer_list<DType> dtypes, KernelCreateFn create) {
+  return Register(std::string(op), std::string(device_type), std::string(constraint_attr), std::vector<DType>(dtypes),
+                  KernelFactory(create));
+}
+
 Status KernelRegistry::Find(const Node& node, const std::string& device_type, KernelFactory* out) const {
   std::shared_lock lock(mu_);
   auto it = entries_.find({node.type(), device_type});

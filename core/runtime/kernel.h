@@ -93,6 +93,10 @@ class OpKernel {
 };
 
 using KernelFactory = std::function<Status(const Node& node, std::unique_ptr<OpKernel>* out)>;
+// A factory as a plain function (CreateKernel<K>): what the per-dtype kernel tables register,
+// so that the thousand-odd registrations share one std::function type and build no strings,
+// vectors or std::function at the call site.
+using KernelCreateFn = Status (*)(const Node& node, std::unique_ptr<OpKernel>* out);
 
 // Kernels by (op type, device type, dtype constraint). Thread-safe; open to plug-ins.
 class KernelRegistry {
@@ -103,6 +107,9 @@ class KernelRegistry {
   // empty to accept any node of the op.
   Status Register(std::string op, std::string device_type, std::string constraint_attr, std::vector<DType> dtypes,
                   KernelFactory factory);
+  // The same for a plain function; out of line, so a registration site is a few instructions.
+  Status Register(const char* op, const char* device_type, const char* constraint_attr,
+                  std::initializer_list<DType> dtypes, KernelCreateFn create);
   // The factory for node on device_type; kNotFound naming op, device and dtype when none fits.
   Status Find(const Node& node, const std::string& device_type, KernelFactory* out) const;
   bool HasKernel(const std::string& op, const std::string& device_type) const;
@@ -130,15 +137,19 @@ class KernelRegistry {
   std::map<std::pair<std::string, std::string>, std::vector<Entry>> entries_;
 };
 
+// Makes a new K for node and runs its Init.
+template <typename K>
+Status CreateKernel(const Node& node, std::unique_ptr<OpKernel>* out) {
+  auto k = std::make_unique<K>(node);
+  GRAFT_RETURN_IF_ERROR(k->Init());
+  *out = std::move(k);
+  return Status::Ok();
+}
+
 // Convenience for kernels that make a new kernel object per node.
 template <typename K>
 KernelFactory MakeFactory() {
-  return [](const Node& node, std::unique_ptr<OpKernel>* out) -> Status {
-    auto k = std::make_unique<K>(node);
-    GRAFT_RETURN_IF_ERROR(k->Init());
-    *out = std::move(k);
-    return Status::Ok();
-  };
+  return &CreateKernel<K>;
 }
 
 }  // namespace graft

@@ -122,7 +122,7 @@ class BatchMatMulKernel : public OpKernel {
 
 template <typename... Ts>
 void RegisterBatchMatMul(KernelRegistry& r) {
-  ((void)r.Register("BatchMatMulV2", kDeviceCpu, "T", {DTypeOf<Ts>()}, MakeFactory<BatchMatMulKernel<Ts>>()), ...);
+  ((void)r.Register("BatchMatMulV2", kDeviceCpu, "T", {DTypeOf<Ts>()}, &CreateKernel<BatchMatMulKernel<Ts>>), ...);
 }
 
 }  // namespace

@@ -148,7 +148,7 @@ class CastKernel : public OpKernel {
 void RegisterCastKernels(KernelRegistry& r) {
   std::vector<DType> cast_types = DTypesOf<GRAFT_CAST_TYPES>();
   cast_types.insert(cast_types.end(), {DType::kFloat16, DType::kBFloat16});
-  (void)r.Register("Cast", kDeviceCpu, "SrcT", std::move(cast_types), MakeFactory<CastKernel>());
+  (void)r.Register("Cast", kDeviceCpu, "SrcT", std::move(cast_types), &CreateKernel<CastKernel>);
 }
 
 }  // namespace graft::cpu

@@ -183,12 +183,12 @@ class DisableCopyOnReadKernel : public OpKernel {
 }  // namespace
 
 void RegisterCheckpointKernels(KernelRegistry& r) {
-  (void)r.Register("RestoreV2", kDeviceCpu, "", {}, MakeFactory<RestoreV2Kernel>());
-  (void)r.Register("SaveV2", kDeviceCpu, "", {}, MakeFactory<SaveV2Kernel>());
-  (void)r.Register("MergeV2Checkpoints", kDeviceCpu, "", {}, MakeFactory<MergeV2CheckpointsKernel>());
-  (void)r.Register("ShardedFilename", kDeviceCpu, "", {}, MakeFactory<ShardedFilenameKernel>());
-  (void)r.Register("ShardedFilespec", kDeviceCpu, "", {}, MakeFactory<ShardedFilespecKernel>());
-  (void)r.Register("DisableCopyOnRead", kDeviceCpu, "", {}, MakeFactory<DisableCopyOnReadKernel>());
+  (void)r.Register("RestoreV2", kDeviceCpu, "", {}, &CreateKernel<RestoreV2Kernel>);
+  (void)r.Register("SaveV2", kDeviceCpu, "", {}, &CreateKernel<SaveV2Kernel>);
+  (void)r.Register("MergeV2Checkpoints", kDeviceCpu, "", {}, &CreateKernel<MergeV2CheckpointsKernel>);
+  (void)r.Register("ShardedFilename", kDeviceCpu, "", {}, &CreateKernel<ShardedFilenameKernel>);
+  (void)r.Register("ShardedFilespec", kDeviceCpu, "", {}, &CreateKernel<ShardedFilespecKernel>);
+  (void)r.Register("DisableCopyOnRead", kDeviceCpu, "", {}, &CreateKernel<DisableCopyOnReadKernel>);
 }
 
 }  // namespace graft::cpu

@@ -407,27 +407,27 @@ void RegisterConv3DKernels(KernelRegistry& r);
 
 void RegisterConvKernels(KernelRegistry& r) {
   RegisterConv3DKernels(r);
-  (void)r.Register("Conv2D", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<Conv2DKernel<float>>());
-  (void)r.Register("Conv2D", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<Conv2DKernel<double>>());
-  (void)r.Register("_GraftFusedConv2D", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<Conv2DKernel<float>>());
-  (void)r.Register("_GraftFusedConv2D", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<Conv2DKernel<double>>());
-  (void)r.Register("MaxPool", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<PoolKernel<float, true>>());
-  (void)r.Register("MaxPool", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<PoolKernel<double, true>>());
-  (void)r.Register("AvgPool", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<PoolKernel<float, false>>());
-  (void)r.Register("AvgPool", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<PoolKernel<double, false>>());
-  (void)r.Register("ReluGrad", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<ActGradKernel<float, ActGrad::kRelu>>());
-  (void)r.Register("ReluGrad", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<ActGradKernel<double, ActGrad::kRelu>>());
-  (void)r.Register("Relu6Grad", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<ActGradKernel<float, ActGrad::kRelu6>>());
+  (void)r.Register("Conv2D", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<Conv2DKernel<float>>);
+  (void)r.Register("Conv2D", kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<Conv2DKernel<double>>);
+  (void)r.Register("_GraftFusedConv2D", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<Conv2DKernel<float>>);
+  (void)r.Register("_GraftFusedConv2D", kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<Conv2DKernel<double>>);
+  (void)r.Register("MaxPool", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<PoolKernel<float, true>>);
+  (void)r.Register("MaxPool", kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<PoolKernel<double, true>>);
+  (void)r.Register("AvgPool", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<PoolKernel<float, false>>);
+  (void)r.Register("AvgPool", kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<PoolKernel<double, false>>);
+  (void)r.Register("ReluGrad", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<ActGradKernel<float, ActGrad::kRelu>>);
+  (void)r.Register("ReluGrad", kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<ActGradKernel<double, ActGrad::kRelu>>);
+  (void)r.Register("Relu6Grad", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<ActGradKernel<float, ActGrad::kRelu6>>);
   (void)r.Register("Relu6Grad", kDeviceCpu, "T", {DType::kFloat64},
-                   MakeFactory<ActGradKernel<double, ActGrad::kRelu6>>());
+                   &CreateKernel<ActGradKernel<double, ActGrad::kRelu6>>);
   (void)r.Register("SigmoidGrad", kDeviceCpu, "T", {DType::kFloat32},
-                   MakeFactory<ActGradKernel<float, ActGrad::kSigmoid>>());
+                   &CreateKernel<ActGradKernel<float, ActGrad::kSigmoid>>);
   (void)r.Register("SigmoidGrad", kDeviceCpu, "T", {DType::kFloat64},
-                   MakeFactory<ActGradKernel<double, ActGrad::kSigmoid>>());
-  (void)r.Register("TanhGrad", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<ActGradKernel<float, ActGrad::kTanh>>());
-  (void)r.Register("TanhGrad", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<ActGradKernel<double, ActGrad::kTanh>>());
-  (void)r.Register("BiasAddGrad", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<BiasAddGradKernel<float>>());
-  (void)r.Register("BiasAddGrad", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<BiasAddGradKernel<double>>());
+                   &CreateKernel<ActGradKernel<double, ActGrad::kSigmoid>>);
+  (void)r.Register("TanhGrad", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<ActGradKernel<float, ActGrad::kTanh>>);
+  (void)r.Register("TanhGrad", kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<ActGradKernel<double, ActGrad::kTanh>>);
+  (void)r.Register("BiasAddGrad", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<BiasAddGradKernel<float>>);
+  (void)r.Register("BiasAddGrad", kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<BiasAddGradKernel<double>>);
 }
 
 }  // namespace graft::cpu

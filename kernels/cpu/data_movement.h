@@ -160,16 +160,14 @@ inline Status ShapeFromVector(const Dims& v, Dims* out) {
 // values registers with RegisterAllValueTypes instead.
 template <template <typename> class K>
 void RegisterAllTypes(KernelRegistry& r, const char* op, const char* attr = "T") {
-  auto reg = [&](std::vector<DType> d, KernelFactory f) {
-    (void)r.Register(op, kDeviceCpu, attr, std::move(d), std::move(f));
-  };
-  reg({DType::kBool, DType::kInt8, DType::kUInt8, DType::kQInt8, DType::kQUInt8}, MakeFactory<K<uint8_t>>());
+  auto reg = [&](std::initializer_list<DType> d, KernelCreateFn f) { (void)r.Register(op, kDeviceCpu, attr, d, f); };
+  reg({DType::kBool, DType::kInt8, DType::kUInt8, DType::kQInt8, DType::kQUInt8}, &CreateKernel<K<uint8_t>>);
   reg({DType::kInt16, DType::kUInt16, DType::kQInt16, DType::kQUInt16, DType::kFloat16, DType::kBFloat16},
-      MakeFactory<K<uint16_t>>());
-  reg({DType::kFloat32, DType::kInt32, DType::kUInt32, DType::kQInt32}, MakeFactory<K<uint32_t>>());
-  reg({DType::kFloat64, DType::kInt64, DType::kUInt64, DType::kComplex64}, MakeFactory<K<uint64_t>>());
-  reg({DType::kComplex128}, MakeFactory<K<std::complex<double>>>());
-  reg({DType::kString}, MakeFactory<K<std::string>>());
+      &CreateKernel<K<uint16_t>>);
+  reg({DType::kFloat32, DType::kInt32, DType::kUInt32, DType::kQInt32}, &CreateKernel<K<uint32_t>>);
+  reg({DType::kFloat64, DType::kInt64, DType::kUInt64, DType::kComplex64}, &CreateKernel<K<uint64_t>>);
+  reg({DType::kComplex128}, &CreateKernel<K<std::complex<double>>>);
+  reg({DType::kString}, &CreateKernel<K<std::string>>);
 }
 
 // Registers K<T> with T each dtype's own C++ type (float16 and bfloat16 as uint16_t, the
@@ -177,23 +175,21 @@ void RegisterAllTypes(KernelRegistry& r, const char* op, const char* attr = "T")
 // equals 0.0 and NaN never equals NaN).
 template <template <typename> class K>
 void RegisterAllValueTypes(KernelRegistry& r, const char* op, const char* attr = "T") {
-  auto reg = [&](std::vector<DType> d, KernelFactory f) {
-    (void)r.Register(op, kDeviceCpu, attr, std::move(d), std::move(f));
-  };
-  reg({DType::kFloat32}, MakeFactory<K<float>>());
-  reg({DType::kFloat64}, MakeFactory<K<double>>());
-  reg({DType::kInt8, DType::kQInt8}, MakeFactory<K<int8_t>>());
-  reg({DType::kInt16, DType::kQInt16}, MakeFactory<K<int16_t>>());
-  reg({DType::kInt32, DType::kQInt32}, MakeFactory<K<int32_t>>());
-  reg({DType::kInt64}, MakeFactory<K<int64_t>>());
-  reg({DType::kUInt8, DType::kQUInt8}, MakeFactory<K<uint8_t>>());
-  reg({DType::kUInt16, DType::kQUInt16, DType::kFloat16, DType::kBFloat16}, MakeFactory<K<uint16_t>>());
-  reg({DType::kUInt32}, MakeFactory<K<uint32_t>>());
-  reg({DType::kUInt64}, MakeFactory<K<uint64_t>>());
-  reg({DType::kBool}, MakeFactory<K<bool>>());
-  reg({DType::kComplex64}, MakeFactory<K<std::complex<float>>>());
-  reg({DType::kComplex128}, MakeFactory<K<std::complex<double>>>());
-  reg({DType::kString}, MakeFactory<K<std::string>>());
+  auto reg = [&](std::initializer_list<DType> d, KernelCreateFn f) { (void)r.Register(op, kDeviceCpu, attr, d, f); };
+  reg({DType::kFloat32}, &CreateKernel<K<float>>);
+  reg({DType::kFloat64}, &CreateKernel<K<double>>);
+  reg({DType::kInt8, DType::kQInt8}, &CreateKernel<K<int8_t>>);
+  reg({DType::kInt16, DType::kQInt16}, &CreateKernel<K<int16_t>>);
+  reg({DType::kInt32, DType::kQInt32}, &CreateKernel<K<int32_t>>);
+  reg({DType::kInt64}, &CreateKernel<K<int64_t>>);
+  reg({DType::kUInt8, DType::kQUInt8}, &CreateKernel<K<uint8_t>>);
+  reg({DType::kUInt16, DType::kQUInt16, DType::kFloat16, DType::kBFloat16}, &CreateKernel<K<uint16_t>>);
+  reg({DType::kUInt32}, &CreateKernel<K<uint32_t>>);
+  reg({DType::kUInt64}, &CreateKernel<K<uint64_t>>);
+  reg({DType::kBool}, &CreateKernel<K<bool>>);
+  reg({DType::kComplex64}, &CreateKernel<K<std::complex<float>>>);
+  reg({DType::kComplex128}, &CreateKernel<K<std::complex<double>>>);
+  reg({DType::kString}, &CreateKernel<K<std::string>>);
 }
 
 // Data-movement kernels kept in files of their own, registered by RegisterDataMovementKernels.

@@ -15,10 +15,27 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "kernels/cpu/kernel_util.h"
 
 namespace graft::cpu {
+
+// How a binary op's operands combine, decided and its output allocated once for every
+// instance of BinaryKernel (elementwise.cc): the ~300 instances keep only their loops.
+struct BinaryPlan {
+  enum Mode : uint8_t { kSameShape, kScalarB, kScalarA, kBroadcast, kIncompatible };
+  BinaryPlan();
+  ~BinaryPlan();  // out of line: the instances do not each carry Broadcast's destructor
+  Mode mode = kSameShape;
+  Tensor* out = nullptr;
+  Broadcast bc;               // kBroadcast
+  std::vector<int64_t> idx;   // kBroadcast: BroadcastLoop's counter, one per output dim
+};
+// Picks the loop for inputs 0 and 1 and allocates output 0 of out_dtype, over an input of
+// the output's shape when may_forward. Shapes that do not broadcast are an error, or, when
+// incompatible_ok, a bool scalar output and mode kIncompatible.
+Status PlanBinary(OpKernelContext& ctx, DType out_dtype, bool may_forward, bool incompatible_ok, BinaryPlan* plan);
 
 template <typename T, typename R, typename F>
 class BinaryKernel : public OpKernel {
@@ -43,47 +60,38 @@ class BinaryKernel : public OpKernel {
     }
     // The output may overwrite an input that has the output's type and shape.
     constexpr bool same_type = std::is_same_v<T, R> && !std::is_same_v<T, std::string>;
+    BinaryPlan plan;
+    GRAFT_RETURN_IF_ERROR(PlanBinary(ctx, DTypeOf<R>(), same_type, kHasShapeValue && !shape_error_, &plan));
     F f;
-    const int64_t na = a.num_elements(), nb = b.num_elements();
     const T* pa = Elements<T>(a);
     const T* pb = Elements<T>(b);
-    Tensor* out = nullptr;
+    R* po = plan.out->data<R>();
     // Same shapes and scalar operands are the common cases: flat loops the compiler vectorises.
-    if (a.dims() == b.dims()) {
-      GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DTypeOf<R>(), a.dims(), &out, same_type ? 0 : -1));
-      R* po = out->data<R>();
-      for (int64_t i = 0; i < na; ++i) po[i] = f(pa[i], pb[i]);
-      return Status::Ok();
-    }
-    if (nb == 1 && a.rank() >= b.rank()) {
-      GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DTypeOf<R>(), a.dims(), &out, same_type ? 0 : -1));
-      R* po = out->data<R>();
-      const T vb = pb[0];
-      for (int64_t i = 0; i < na; ++i) po[i] = f(pa[i], vb);
-      return Status::Ok();
-    }
-    if (na == 1 && b.rank() >= a.rank()) {
-      GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DTypeOf<R>(), b.dims(), &out, same_type ? 1 : -1));
-      R* po = out->data<R>();
-      const T va = pa[0];
-      for (int64_t i = 0; i < nb; ++i) po[i] = f(va, pb[i]);
-      return Status::Ok();
-    }
-    Broadcast bc;
-    Status s = MakeBroadcast(a.dims(), b.dims(), &bc);
-    if (!s.ok()) {
-      if constexpr (kHasShapeValue) {
-        if (!shape_error_) {
-          GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DType::kBool, {}, &out));
-          out->data<bool>()[0] = F::kIncompatibleShapeValue;
-          return Status::Ok();
-        }
+    switch (plan.mode) {
+      case BinaryPlan::kSameShape: {
+        const int64_t n = a.num_elements();
+        for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], pb[i]);
+        break;
       }
-      return s;
+      case BinaryPlan::kScalarB: {
+        const int64_t n = a.num_elements();
+        const T vb = pb[0];
+        for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], vb);
+        break;
+      }
+      case BinaryPlan::kScalarA: {
+        const int64_t n = b.num_elements();
+        const T va = pa[0];
+        for (int64_t i = 0; i < n; ++i) po[i] = f(va, pb[i]);
+        break;
+      }
+      case BinaryPlan::kBroadcast:
+        if (plan.bc.out_elements > 0) BroadcastLoop(pa, pb, po, plan.bc, plan.idx.data(), f);
+        break;
+      case BinaryPlan::kIncompatible:
+        if constexpr (kHasShapeValue) plan.out->data<bool>()[0] = F::kIncompatibleShapeValue;
+        break;
     }
-    const int reuse = !same_type ? -1 : (bc.out_dims == a.dims() ? 0 : (bc.out_dims == b.dims() ? 1 : -1));
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DTypeOf<R>(), bc.out_dims, &out, reuse));
-    if (bc.out_elements > 0) BroadcastLoop(pa, pb, out->data<R>(), bc, f);
     return Status::Ok();
   }
 
@@ -140,7 +148,7 @@ using AllTypes = Join<RealTypes, Types<bool>, ComplexTypes>;
 
 template <typename K, typename T>
 void RegisterOne(KernelRegistry& r, const char* op) {
-  (void)r.Register(op, kDeviceCpu, "T", {DTypeOf<T>()}, MakeFactory<K>());
+  (void)r.Register(op, kDeviceCpu, "T", {DTypeOf<T>()}, &CreateKernel<K>);
 }
 
 // K<T> for each T (kernels that are not a functor on the engine, such as AddN).

@@ -52,8 +52,8 @@ class WriteFileKernel : public OpKernel {
 }  // namespace
 
 void RegisterFileKernels(KernelRegistry& r) {
-  (void)r.Register("ReadFile", kDeviceCpu, "", {}, MakeFactory<ReadFileKernel>());
-  (void)r.Register("WriteFile", kDeviceCpu, "", {}, MakeFactory<WriteFileKernel>());
+  (void)r.Register("ReadFile", kDeviceCpu, "", {}, &CreateKernel<ReadFileKernel>);
+  (void)r.Register("WriteFile", kDeviceCpu, "", {}, &CreateKernel<WriteFileKernel>);
 }
 
 }  // namespace graft::cpu

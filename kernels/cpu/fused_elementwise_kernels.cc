@@ -184,9 +184,9 @@ class FusedElementwiseKernel : public OpKernel {
 
 void RegisterFusedElementwiseKernels(KernelRegistry& r) {
   (void)r.Register("_GraftFusedElementwise", kDeviceCpu, "T", {DType::kFloat32},
-                   MakeFactory<FusedElementwiseKernel<float>>());
+                   &CreateKernel<FusedElementwiseKernel<float>>);
   (void)r.Register("_GraftFusedElementwise", kDeviceCpu, "T", {DType::kFloat64},
-                   MakeFactory<FusedElementwiseKernel<double>>());
+                   &CreateKernel<FusedElementwiseKernel<double>>);
 }
 
 }  // namespace graft::cpu

@@ -1,6 +1,7 @@
 // Helpers shared by the CPU kernels: reading attrs at construction, broadcasting shapes.
 #pragma once
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <string>
@@ -57,7 +58,7 @@ std::vector<DType> DTypesOf() {
 // Registers K<T> for each listed C++ type, keyed by its dtype on attr.
 template <template <typename> class K, typename... Ts>
 void RegisterTypes(KernelRegistry& r, const char* op, const char* attr = "T") {
-  ((void)r.Register(op, kDeviceCpu, attr, {DTypeOf<Ts>()}, MakeFactory<K<Ts>>()), ...);
+  ((void)r.Register(op, kDeviceCpu, attr, {DTypeOf<Ts>()}, &CreateKernel<K<Ts>>), ...);
 }
 
 // Integer arithmetic wraps (two's complement), as TensorFlow's kernels do: it is done in an
@@ -92,9 +93,10 @@ Status MakeBroadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& 
 std::string ShapeText(const std::vector<int64_t>& dims);
 
 // Applies f to every element pair of a and b (broadcast), writing out. bc.out_elements must
-// be > 0. The elementwise engine's general case (elementwise.h).
+// be > 0; idx is scratch for one counter per output dim. The elementwise engine's general case
+// (elementwise.h).
 template <typename T, typename R, typename F>
-void BroadcastLoop(const T* a, const T* b, R* out, const Broadcast& bc, F f) {
+void BroadcastLoop(const T* a, const T* b, R* out, const Broadcast& bc, int64_t* idx, F f) {
   const size_t rank = bc.out_dims.size();
   if (rank == 0) {
     out[0] = f(a[0], b[0]);
@@ -102,7 +104,7 @@ void BroadcastLoop(const T* a, const T* b, R* out, const Broadcast& bc, F f) {
   }
   // Walk the output in row-major order with an index counter; the innermost dim is a tight
   // loop with constant strides.
-  std::vector<int64_t> idx(rank, 0);
+  std::fill(idx, idx + rank, int64_t{0});
   const int64_t inner = bc.out_dims[rank - 1];
   const int64_t sa = bc.a_strides[rank - 1], sb = bc.b_strides[rank - 1];
   int64_t oa = 0, ob = 0;
@@ -118,6 +120,11 @@ void BroadcastLoop(const T* a, const T* b, R* out, const Broadcast& bc, F f) {
       idx[d] = 0;
     }
   }
+}
+template <typename T, typename R, typename F>
+void BroadcastLoop(const T* a, const T* b, R* out, const Broadcast& bc, F f) {
+  std::vector<int64_t> idx(bc.out_dims.size(), 0);
+  BroadcastLoop(a, b, out, bc, idx.data(), f);
 }
 
 }  // namespace graft::cpu

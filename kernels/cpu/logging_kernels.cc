@@ -37,8 +37,8 @@ class CheckNumericsKernel : public OpKernel {
 }  // namespace
 
 void RegisterLoggingKernels(KernelRegistry& r) {
-  (void)r.Register("CheckNumerics", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<CheckNumericsKernel<float>>());
-  (void)r.Register("CheckNumerics", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<CheckNumericsKernel<double>>());
+  (void)r.Register("CheckNumerics", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<CheckNumericsKernel<float>>);
+  (void)r.Register("CheckNumerics", kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<CheckNumericsKernel<double>>);
 }
 
 }  // namespace graft::cpu

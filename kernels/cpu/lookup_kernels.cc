@@ -255,16 +255,16 @@ class TextFileInitKernel : public OpKernel {
 }  // namespace
 
 void RegisterLookupKernels(KernelRegistry& r) {
-  (void)r.Register("HashTableV2", kDeviceCpu, "", {}, MakeFactory<TableKernel>());
-  (void)r.Register("MutableHashTableV2", kDeviceCpu, "", {}, MakeFactory<TableKernel>());
-  (void)r.Register("LookupTableFindV2", kDeviceCpu, "", {}, MakeFactory<FindKernel>());
+  (void)r.Register("HashTableV2", kDeviceCpu, "", {}, &CreateKernel<TableKernel>);
+  (void)r.Register("MutableHashTableV2", kDeviceCpu, "", {}, &CreateKernel<TableKernel>);
+  (void)r.Register("LookupTableFindV2", kDeviceCpu, "", {}, &CreateKernel<FindKernel>);
   for (const char* name : {"LookupTableImportV2", "LookupTableInsertV2", "InitializeTableV2"}) {
-    (void)r.Register(name, kDeviceCpu, "", {}, MakeFactory<FillKernel>());
+    (void)r.Register(name, kDeviceCpu, "", {}, &CreateKernel<FillKernel>);
   }
-  (void)r.Register("LookupTableRemoveV2", kDeviceCpu, "", {}, MakeFactory<RemoveKernel>());
-  (void)r.Register("LookupTableSizeV2", kDeviceCpu, "", {}, MakeFactory<SizeKernel>());
-  (void)r.Register("LookupTableExportV2", kDeviceCpu, "", {}, MakeFactory<ExportKernel>());
-  (void)r.Register("InitializeTableFromTextFileV2", kDeviceCpu, "", {}, MakeFactory<TextFileInitKernel>());
+  (void)r.Register("LookupTableRemoveV2", kDeviceCpu, "", {}, &CreateKernel<RemoveKernel>);
+  (void)r.Register("LookupTableSizeV2", kDeviceCpu, "", {}, &CreateKernel<SizeKernel>);
+  (void)r.Register("LookupTableExportV2", kDeviceCpu, "", {}, &CreateKernel<ExportKernel>);
+  (void)r.Register("InitializeTableFromTextFileV2", kDeviceCpu, "", {}, &CreateKernel<TextFileInitKernel>);
 }
 
 }  // namespace graft::cpu

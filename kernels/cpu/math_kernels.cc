@@ -492,22 +492,22 @@ void RegisterMathKernels(KernelRegistry& r) {
 
   Compare<EqualF>(r, "Equal", AllTypes{});
   Compare<NotEqualF>(r, "NotEqual", AllTypes{});
-  (void)r.Register("Equal", kDeviceCpu, "T", {DType::kString}, MakeFactory<BinaryKernel<std::string, bool, EqualF>>());
+  (void)r.Register("Equal", kDeviceCpu, "T", {DType::kString}, &CreateKernel<BinaryKernel<std::string, bool, EqualF>>);
   (void)r.Register("NotEqual", kDeviceCpu, "T", {DType::kString},
-                   MakeFactory<BinaryKernel<std::string, bool, NotEqualF>>());
+                   &CreateKernel<BinaryKernel<std::string, bool, NotEqualF>>);
   Compare<LessF>(r, "Less", RealTypes{});
   Compare<LessEqualF>(r, "LessEqual", RealTypes{});
   Compare<GreaterF>(r, "Greater", RealTypes{});
   Compare<GreaterEqualF>(r, "GreaterEqual", RealTypes{});
-  (void)r.Register("LogicalAnd", kDeviceCpu, "", {}, MakeFactory<BinaryKernel<bool, bool, LogicalAndF>>());
-  (void)r.Register("LogicalOr", kDeviceCpu, "", {}, MakeFactory<BinaryKernel<bool, bool, LogicalOrF>>());
-  (void)r.Register("LogicalNot", kDeviceCpu, "", {}, MakeFactory<UnaryKernel<bool, bool, LogicalNotF>>());
+  (void)r.Register("LogicalAnd", kDeviceCpu, "", {}, &CreateKernel<BinaryKernel<bool, bool, LogicalAndF>>);
+  (void)r.Register("LogicalOr", kDeviceCpu, "", {}, &CreateKernel<BinaryKernel<bool, bool, LogicalOrF>>);
+  (void)r.Register("LogicalNot", kDeviceCpu, "", {}, &CreateKernel<UnaryKernel<bool, bool, LogicalNotF>>);
 
   RegisterTypes<ClipByValueKernel>(r, "ClipByValue", RealTypes{});
   RegisterTypes<Select<false>::Kernel>(r, "Select", AllTypes{});
   RegisterTypes<Select<true>::Kernel>(r, "SelectV2", AllTypes{});
-  (void)r.Register("Select", kDeviceCpu, "T", {DType::kString}, MakeFactory<SelectKernel<std::string, false>>());
-  (void)r.Register("SelectV2", kDeviceCpu, "T", {DType::kString}, MakeFactory<SelectKernel<std::string, true>>());
+  (void)r.Register("Select", kDeviceCpu, "T", {DType::kString}, &CreateKernel<SelectKernel<std::string, false>>);
+  (void)r.Register("SelectV2", kDeviceCpu, "T", {DType::kString}, &CreateKernel<SelectKernel<std::string, true>>);
 
   Unary<SignF>(r, "Sign", Join<FloatTypes, SignedIntTypes>{});
   Unary<ReciprocalF>(r, "Reciprocal", Join<FloatTypes, ComplexTypes>{});
@@ -538,8 +538,8 @@ void RegisterMathKernels(KernelRegistry& r) {
   Unary<SeluF>(r, "Selu", FloatTypes{});
   Unary<SoftplusF>(r, "Softplus", FloatTypes{});
   Unary<SoftsignF>(r, "Softsign", FloatTypes{});
-  (void)r.Register("LeakyRelu", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<LeakyReluKernel<float>>());
-  (void)r.Register("LeakyRelu", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<LeakyReluKernel<double>>());
+  (void)r.Register("LeakyRelu", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<LeakyReluKernel<float>>);
+  (void)r.Register("LeakyRelu", kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<LeakyReluKernel<double>>);
 }
 
 }  // namespace graft::cpu

@@ -98,14 +98,14 @@ class MatMulKernel : public OpKernel {
 }  // namespace
 
 void RegisterMatMulKernels(KernelRegistry& r) {
-  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<MatMulKernel<float>>());
-  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<MatMulKernel<double>>());
-  (void)r.Register("_GraftFusedMatMul", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<MatMulKernel<float>>());
-  (void)r.Register("_GraftFusedMatMul", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<MatMulKernel<double>>());
-  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kInt32}, MakeFactory<MatMulKernel<int32_t>>());
-  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kInt64}, MakeFactory<MatMulKernel<int64_t>>());
-  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kComplex64}, MakeFactory<MatMulKernel<std::complex<float>>>());
-  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kComplex128}, MakeFactory<MatMulKernel<std::complex<double>>>());
+  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<MatMulKernel<float>>);
+  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<MatMulKernel<double>>);
+  (void)r.Register("_GraftFusedMatMul", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<MatMulKernel<float>>);
+  (void)r.Register("_GraftFusedMatMul", kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<MatMulKernel<double>>);
+  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kInt32}, &CreateKernel<MatMulKernel<int32_t>>);
+  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kInt64}, &CreateKernel<MatMulKernel<int64_t>>);
+  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kComplex64}, &CreateKernel<MatMulKernel<std::complex<float>>>);
+  (void)r.Register("MatMul", kDeviceCpu, "T", {DType::kComplex128}, &CreateKernel<MatMulKernel<std::complex<double>>>);
 }
 
 }  // namespace graft::cpu

@@ -147,8 +147,8 @@ KernelFactory SparseSoftmaxCrossEntropyFactory() {
   return [](const Node& n, std::unique_ptr<OpKernel>* out) -> Status {
     DType labels = DType::kInt64;
     GRAFT_RETURN_IF_ERROR(GetAttr(n, "Tlabels", &labels));
-    if (labels == DType::kInt32) return MakeFactory<SparseSoftmaxCrossEntropyKernel<T, int32_t>>()(n, out);
-    return MakeFactory<SparseSoftmaxCrossEntropyKernel<T, int64_t>>()(n, out);
+    if (labels == DType::kInt32) return CreateKernel<SparseSoftmaxCrossEntropyKernel<T, int32_t>>(n, out);
+    return CreateKernel<SparseSoftmaxCrossEntropyKernel<T, int64_t>>(n, out);
   };
 }
 
@@ -220,22 +220,22 @@ class L2LossKernel : public OpKernel {
 }  // namespace
 
 void RegisterNnKernels(KernelRegistry& r) {
-  (void)r.Register("BiasAdd", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<BiasAddKernel<float>>());
-  (void)r.Register("BiasAdd", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<BiasAddKernel<double>>());
+  (void)r.Register("BiasAdd", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<BiasAddKernel<float>>);
+  (void)r.Register("BiasAdd", kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<BiasAddKernel<double>>);
   for (const char* op : {"Softmax", "LogSoftmax"}) {
-    (void)r.Register(op, kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<SoftmaxKernel<float>>());
-    (void)r.Register(op, kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<SoftmaxKernel<double>>());
+    (void)r.Register(op, kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<SoftmaxKernel<float>>);
+    (void)r.Register(op, kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<SoftmaxKernel<double>>);
   }
   (void)r.Register("SparseSoftmaxCrossEntropyWithLogits", kDeviceCpu, "T", {DType::kFloat32},
                    SparseSoftmaxCrossEntropyFactory<float>());
   (void)r.Register("SparseSoftmaxCrossEntropyWithLogits", kDeviceCpu, "T", {DType::kFloat64},
                    SparseSoftmaxCrossEntropyFactory<double>());
   (void)r.Register("SoftmaxCrossEntropyWithLogits", kDeviceCpu, "T", {DType::kFloat32},
-                   MakeFactory<SoftmaxCrossEntropyKernel<float>>());
+                   &CreateKernel<SoftmaxCrossEntropyKernel<float>>);
   (void)r.Register("SoftmaxCrossEntropyWithLogits", kDeviceCpu, "T", {DType::kFloat64},
-                   MakeFactory<SoftmaxCrossEntropyKernel<double>>());
-  (void)r.Register("L2Loss", kDeviceCpu, "T", {DType::kFloat32}, MakeFactory<L2LossKernel<float>>());
-  (void)r.Register("L2Loss", kDeviceCpu, "T", {DType::kFloat64}, MakeFactory<L2LossKernel<double>>());
+                   &CreateKernel<SoftmaxCrossEntropyKernel<double>>);
+  (void)r.Register("L2Loss", kDeviceCpu, "T", {DType::kFloat32}, &CreateKernel<L2LossKernel<float>>);
+  (void)r.Register("L2Loss", kDeviceCpu, "T", {DType::kFloat64}, &CreateKernel<L2LossKernel<double>>);
 }
 
 }  // namespace graft::cpu

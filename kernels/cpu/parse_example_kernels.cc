@@ -524,8 +524,8 @@ class ParseExampleV2Kernel : public OpKernel {
 }  // namespace
 
 void RegisterParseExampleKernels(KernelRegistry& r) {
-  (void)r.Register("ParseExample", kDeviceCpu, "", {}, MakeFactory<ParseExampleKernel>());
-  (void)r.Register("ParseExampleV2", kDeviceCpu, "", {}, MakeFactory<ParseExampleV2Kernel>());
+  (void)r.Register("ParseExample", kDeviceCpu, "", {}, &CreateKernel<ParseExampleKernel>);
+  (void)r.Register("ParseExampleV2", kDeviceCpu, "", {}, &CreateKernel<ParseExampleV2Kernel>);
 }
 
 }  // namespace graft::cpu

@@ -352,9 +352,9 @@ class RaggedBincountKernel : public OpKernel {
 }  // namespace
 
 void RegisterRaggedKernels(KernelRegistry& r) {
-  (void)r.Register("RaggedTensorToTensor", kDeviceCpu, "", {}, MakeFactory<RaggedTensorToTensorKernel>());
+  (void)r.Register("RaggedTensorToTensor", kDeviceCpu, "", {}, &CreateKernel<RaggedTensorToTensorKernel>);
   (void)r.Register("RaggedBincount", kDeviceCpu, "T", {DType::kInt32, DType::kInt64, DType::kFloat32, DType::kFloat64},
-                   MakeFactory<RaggedBincountKernel>());
+                   &CreateKernel<RaggedBincountKernel>);
 }
 
 }  // namespace graft::cpu

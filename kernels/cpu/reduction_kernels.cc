@@ -347,12 +347,12 @@ class ArgKernel : public OpKernel {
 
 template <template <typename> class Reducer, typename... Ts>
 void RegisterReduction(KernelRegistry& r, const char* op) {
-  ((void)r.Register(op, kDeviceCpu, "T", {DTypeOf<Ts>()}, MakeFactory<ReductionKernel<Ts, Reducer>>()), ...);
+  ((void)r.Register(op, kDeviceCpu, "T", {DTypeOf<Ts>()}, &CreateKernel<ReductionKernel<Ts, Reducer>>), ...);
 }
 
 template <bool Max, typename... Ts>
 void RegisterArg(KernelRegistry& r, const char* op) {
-  ((void)r.Register(op, kDeviceCpu, "T", {DTypeOf<Ts>()}, MakeFactory<ArgKernel<Ts, Max>>()), ...);
+  ((void)r.Register(op, kDeviceCpu, "T", {DTypeOf<Ts>()}, &CreateKernel<ArgKernel<Ts, Max>>), ...);
 }
 
 
@@ -364,8 +364,8 @@ void RegisterReductionKernels(KernelRegistry& r) {
   RegisterReduction<ProdR, GRAFT_CPU_NUMBER_TYPES>(r, "Prod");
   RegisterReduction<MaxR, GRAFT_CPU_REAL_TYPES>(r, "Max");
   RegisterReduction<MinR, GRAFT_CPU_REAL_TYPES>(r, "Min");
-  (void)r.Register("All", kDeviceCpu, "", {}, MakeFactory<ReductionKernel<bool, AllR>>());
-  (void)r.Register("Any", kDeviceCpu, "", {}, MakeFactory<ReductionKernel<bool, AnyR>>());
+  (void)r.Register("All", kDeviceCpu, "", {}, &CreateKernel<ReductionKernel<bool, AllR>>);
+  (void)r.Register("Any", kDeviceCpu, "", {}, &CreateKernel<ReductionKernel<bool, AnyR>>);
   RegisterArg<true, GRAFT_CPU_REAL_TYPES, bool>(r, "ArgMax");
   RegisterArg<false, GRAFT_CPU_REAL_TYPES, bool>(r, "ArgMin");
 }

@@ -162,10 +162,10 @@ class RegexReplaceKernel : public OpKernel {
 }  // namespace
 
 void RegisterRegexKernels(KernelRegistry& r) {
-  (void)r.Register("StaticRegexFullMatch", kDeviceCpu, "", {}, MakeFactory<StaticRegexFullMatchKernel>());
-  (void)r.Register("RegexFullMatch", kDeviceCpu, "", {}, MakeFactory<RegexFullMatchKernel>());
-  (void)r.Register("StaticRegexReplace", kDeviceCpu, "", {}, MakeFactory<StaticRegexReplaceKernel>());
-  (void)r.Register("RegexReplace", kDeviceCpu, "", {}, MakeFactory<RegexReplaceKernel>());
+  (void)r.Register("StaticRegexFullMatch", kDeviceCpu, "", {}, &CreateKernel<StaticRegexFullMatchKernel>);
+  (void)r.Register("RegexFullMatch", kDeviceCpu, "", {}, &CreateKernel<RegexFullMatchKernel>);
+  (void)r.Register("StaticRegexReplace", kDeviceCpu, "", {}, &CreateKernel<StaticRegexReplaceKernel>);
+  (void)r.Register("RegexReplace", kDeviceCpu, "", {}, &CreateKernel<RegexReplaceKernel>);
 }
 
 }  // namespace graft::cpu

@@ -223,7 +223,7 @@ constexpr DType ElementDType() {
 
 template <template <typename> class K, typename... Ts>
 void RegisterScatterTypes(KernelRegistry& r, const char* op) {
-  ((void)r.Register(op, kDeviceCpu, "T", {ElementDType<Ts>()}, MakeFactory<K<Ts>>()), ...);
+  ((void)r.Register(op, kDeviceCpu, "T", {ElementDType<Ts>()}, &CreateKernel<K<Ts>>), ...);
 }
 
 }  // namespace

@@ -158,12 +158,12 @@ class SortedSegmentKernel : public OpKernel {
 
 template <template <typename> class R, typename... Ts>
 void RegisterSegment(KernelRegistry& r, const char* op) {
-  ((void)r.Register(op, kDeviceCpu, "T", {DTypeOf<Ts>()}, MakeFactory<UnsortedSegmentKernel<Ts, R>>()), ...);
+  ((void)r.Register(op, kDeviceCpu, "T", {DTypeOf<Ts>()}, &CreateKernel<UnsortedSegmentKernel<Ts, R>>), ...);
 }
 
 template <template <typename> class R, typename... Ts>
 void RegisterSortedSegment(KernelRegistry& r, const char* op) {
-  ((void)r.Register(op, kDeviceCpu, "T", {DTypeOf<Ts>()}, MakeFactory<SortedSegmentKernel<Ts, R>>()), ...);
+  ((void)r.Register(op, kDeviceCpu, "T", {DTypeOf<Ts>()}, &CreateKernel<SortedSegmentKernel<Ts, R>>), ...);
 }
 
 

@@ -361,20 +361,20 @@ void RegisterSequenceKernels(KernelRegistry& r) {
   auto reg = [&](const char* op, std::vector<DType> d, KernelFactory f) {
     (void)r.Register(op, kDeviceCpu, "T", std::move(d), std::move(f));
   };
-  reg("Where", {DType::kBool}, MakeFactory<WhereKernel<bool>>());
-  reg("Where", {DType::kFloat32}, MakeFactory<WhereKernel<float>>());
-  reg("Where", {DType::kFloat64}, MakeFactory<WhereKernel<double>>());
-  reg("Where", {DType::kInt8, DType::kQInt8}, MakeFactory<WhereKernel<int8_t>>());
-  reg("Where", {DType::kInt16, DType::kQInt16}, MakeFactory<WhereKernel<int16_t>>());
-  reg("Where", {DType::kInt32, DType::kQInt32}, MakeFactory<WhereKernel<int32_t>>());
-  reg("Where", {DType::kInt64}, MakeFactory<WhereKernel<int64_t>>());
-  reg("Where", {DType::kUInt8, DType::kQUInt8}, MakeFactory<WhereKernel<uint8_t>>());
-  reg("Where", {DType::kUInt16, DType::kQUInt16}, MakeFactory<WhereKernel<uint16_t>>());
-  reg("Where", {DType::kUInt32}, MakeFactory<WhereKernel<uint32_t>>());
-  reg("Where", {DType::kUInt64}, MakeFactory<WhereKernel<uint64_t>>());
-  reg("Where", {DType::kFloat16, DType::kBFloat16}, MakeFactory<WhereKernel<Half16>>());
-  reg("Where", {DType::kComplex64}, MakeFactory<WhereKernel<std::complex<float>>>());
-  reg("Where", {DType::kComplex128}, MakeFactory<WhereKernel<std::complex<double>>>());
+  reg("Where", {DType::kBool}, &CreateKernel<WhereKernel<bool>>);
+  reg("Where", {DType::kFloat32}, &CreateKernel<WhereKernel<float>>);
+  reg("Where", {DType::kFloat64}, &CreateKernel<WhereKernel<double>>);
+  reg("Where", {DType::kInt8, DType::kQInt8}, &CreateKernel<WhereKernel<int8_t>>);
+  reg("Where", {DType::kInt16, DType::kQInt16}, &CreateKernel<WhereKernel<int16_t>>);
+  reg("Where", {DType::kInt32, DType::kQInt32}, &CreateKernel<WhereKernel<int32_t>>);
+  reg("Where", {DType::kInt64}, &CreateKernel<WhereKernel<int64_t>>);
+  reg("Where", {DType::kUInt8, DType::kQUInt8}, &CreateKernel<WhereKernel<uint8_t>>);
+  reg("Where", {DType::kUInt16, DType::kQUInt16}, &CreateKernel<WhereKernel<uint16_t>>);
+  reg("Where", {DType::kUInt32}, &CreateKernel<WhereKernel<uint32_t>>);
+  reg("Where", {DType::kUInt64}, &CreateKernel<WhereKernel<uint64_t>>);
+  reg("Where", {DType::kFloat16, DType::kBFloat16}, &CreateKernel<WhereKernel<Half16>>);
+  reg("Where", {DType::kComplex64}, &CreateKernel<WhereKernel<std::complex<float>>>);
+  reg("Where", {DType::kComplex128}, &CreateKernel<WhereKernel<std::complex<double>>>);
   RegisterTypes<Cumsum, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
                 std::complex<float>, std::complex<double>>(r, "Cumsum", "T");
   RegisterTypes<Cumprod, float, double, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,

@@ -428,15 +428,15 @@ class BroadcastGradientArgsKernel : public OpKernel {
 
 void RegisterDimsKernels(KernelRegistry& r, const char* device_type) {
   for (const char* op : {"Shape", "ShapeN"}) {
-    (void)r.Register(op, device_type, "out_type", {DType::kInt32}, MakeFactory<ShapeKernel<int32_t>>());
-    (void)r.Register(op, device_type, "out_type", {DType::kInt64}, MakeFactory<ShapeKernel<int64_t>>());
+    (void)r.Register(op, device_type, "out_type", {DType::kInt32}, &CreateKernel<ShapeKernel<int32_t>>);
+    (void)r.Register(op, device_type, "out_type", {DType::kInt64}, &CreateKernel<ShapeKernel<int64_t>>);
   }
-  (void)r.Register("Size", device_type, "out_type", {DType::kInt32}, MakeFactory<SizeKernel<int32_t>>());
-  (void)r.Register("Size", device_type, "out_type", {DType::kInt64}, MakeFactory<SizeKernel<int64_t>>());
-  for (auto& [op, factory] : {std::pair<const char*, KernelFactory>{"Rank", MakeFactory<RankKernel>()},
-                              {"Reshape", MakeFactory<ReshapeKernel>()},
-                              {"ExpandDims", MakeFactory<ExpandDimsKernel>()},
-                              {"Squeeze", MakeFactory<SqueezeKernel>()}}) {
+  (void)r.Register("Size", device_type, "out_type", {DType::kInt32}, &CreateKernel<SizeKernel<int32_t>>);
+  (void)r.Register("Size", device_type, "out_type", {DType::kInt64}, &CreateKernel<SizeKernel<int64_t>>);
+  for (auto& [op, factory] : {std::pair<const char*, KernelFactory>{"Rank", &CreateKernel<RankKernel>},
+                              {"Reshape", &CreateKernel<ReshapeKernel>},
+                              {"ExpandDims", &CreateKernel<ExpandDimsKernel>},
+                              {"Squeeze", &CreateKernel<SqueezeKernel>}}) {
     (void)r.Register(op, device_type, "", {}, factory);
   }
 }

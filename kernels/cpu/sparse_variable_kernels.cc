@@ -168,7 +168,7 @@ class VariableShapeKernel : public OpKernel {
 
 template <typename Op, typename... Ts>
 void RegisterScatter(KernelRegistry& r, const char* op) {
-  ((void)r.Register(op, kDeviceCpu, "dtype", {DTypeOf<Ts>()}, MakeFactory<ResourceScatterKernel<Ts, Op>>()), ...);
+  ((void)r.Register(op, kDeviceCpu, "dtype", {DTypeOf<Ts>()}, &CreateKernel<ResourceScatterKernel<Ts, Op>>), ...);
 }
 
 
@@ -183,7 +183,7 @@ void RegisterSparseVariableKernels(KernelRegistry& r) {
   RegisterScatter<ScatterMin, GRAFT_CPU_REAL_TYPES>(r, "ResourceScatterMin");
   RegisterScatter<ScatterMax, GRAFT_CPU_REAL_TYPES>(r, "ResourceScatterMax");
   RegisterScatter<ScatterUpdate, GRAFT_CPU_NUMBER_TYPES, bool>(r, "ResourceScatterUpdate");
-  (void)r.Register("VariableShape", kDeviceCpu, "", {}, MakeFactory<VariableShapeKernel>());
+  (void)r.Register("VariableShape", kDeviceCpu, "", {}, &CreateKernel<VariableShapeKernel>);
 }
 
 }  // namespace graft::cpu

@@ -95,10 +95,10 @@ class CloseKernel : public OpKernel {
 
 void RegisterStackKernels(KernelRegistry& r) {
   auto add = [&](const char* op, KernelFactory f) { (void)r.Register(op, kDeviceCpu, "", {}, std::move(f)); };
-  add("StackV2", MakeFactory<StackKernel>());
-  add("StackPushV2", MakeFactory<PushKernel>());
-  add("StackPopV2", MakeFactory<PopKernel>());
-  add("StackCloseV2", MakeFactory<CloseKernel>());
+  add("StackV2", &CreateKernel<StackKernel>);
+  add("StackPushV2", &CreateKernel<PushKernel>);
+  add("StackPopV2", &CreateKernel<PopKernel>);
+  add("StackCloseV2", &CreateKernel<CloseKernel>);
 }
 
 }  // namespace graft::cpu

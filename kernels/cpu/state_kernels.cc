@@ -244,19 +244,19 @@ class IsVariableInitializedKernel : public OpKernel {
 
 void RegisterStateKernels(KernelRegistry& r) {
   auto add = [&](const char* op, KernelFactory f) { (void)r.Register(op, kDeviceCpu, "", {}, std::move(f)); };
-  add("VarHandleOp", MakeFactory<VarHandleKernel>());
-  add("ReadVariableOp", MakeFactory<ReadVariableKernel>());
-  add("AssignVariableOp", MakeFactory<AssignVariableKernel<0>>());
-  add("AssignAddVariableOp", MakeFactory<AssignVariableKernel<1>>());
-  add("AssignSubVariableOp", MakeFactory<AssignVariableKernel<-1>>());
-  add("VarIsInitializedOp", MakeFactory<VarIsInitializedKernel>());
-  add("GraftInitializeVariable", MakeFactory<InitializeVariableKernel>());
-  add("VariableV2", MakeFactory<RefVariableKernel>());
-  add("Variable", MakeFactory<RefVariableKernel>());
-  add("Assign", MakeFactory<RefAssignKernel<0>>());
-  add("AssignAdd", MakeFactory<RefAssignKernel<1>>());
-  add("AssignSub", MakeFactory<RefAssignKernel<-1>>());
-  add("IsVariableInitialized", MakeFactory<IsVariableInitializedKernel>());
+  add("VarHandleOp", &CreateKernel<VarHandleKernel>);
+  add("ReadVariableOp", &CreateKernel<ReadVariableKernel>);
+  add("AssignVariableOp", &CreateKernel<AssignVariableKernel<0>>);
+  add("AssignAddVariableOp", &CreateKernel<AssignVariableKernel<1>>);
+  add("AssignSubVariableOp", &CreateKernel<AssignVariableKernel<-1>>);
+  add("VarIsInitializedOp", &CreateKernel<VarIsInitializedKernel>);
+  add("GraftInitializeVariable", &CreateKernel<InitializeVariableKernel>);
+  add("VariableV2", &CreateKernel<RefVariableKernel>);
+  add("Variable", &CreateKernel<RefVariableKernel>);
+  add("Assign", &CreateKernel<RefAssignKernel<0>>);
+  add("AssignAdd", &CreateKernel<RefAssignKernel<1>>);
+  add("AssignSub", &CreateKernel<RefAssignKernel<-1>>);
+  add("IsVariableInitialized", &CreateKernel<IsVariableInitializedKernel>);
 }
 
 }  // namespace graft::cpu

@@ -477,16 +477,16 @@ class GetAlgKernel : public OpKernel {
 template <template <typename, Kind, bool> class Kern, Kind K, bool kV2>
 void RegisterFloats(KernelRegistry& r, const char* op) {
   auto reg = [&](DType d, KernelFactory f) { (void)r.Register(op, kDeviceCpu, "dtype", {d}, std::move(f)); };
-  reg(DType::kFloat16, MakeFactory<Kern<Half, K, kV2>>());
-  reg(DType::kBFloat16, MakeFactory<Kern<BFloat16, K, kV2>>());
-  reg(DType::kFloat32, MakeFactory<Kern<Plain<float>, K, kV2>>());
-  reg(DType::kFloat64, MakeFactory<Kern<Plain<double>, K, kV2>>());
+  reg(DType::kFloat16, &CreateKernel<Kern<Half, K, kV2>>);
+  reg(DType::kBFloat16, &CreateKernel<Kern<BFloat16, K, kV2>>);
+  reg(DType::kFloat32, &CreateKernel<Kern<Plain<float>, K, kV2>>);
+  reg(DType::kFloat64, &CreateKernel<Kern<Plain<double>, K, kV2>>);
 }
 
 template <template <typename, bool> class Kern, bool kV2>
 void RegisterInts(KernelRegistry& r, const char* op) {
   auto reg = [&]<typename T>() {
-    (void)r.Register(op, kDeviceCpu, "dtype", {DTypeOf<T>()}, MakeFactory<Kern<T, kV2>>());
+    (void)r.Register(op, kDeviceCpu, "dtype", {DTypeOf<T>()}, &CreateKernel<Kern<T, kV2>>);
   };
   reg.template operator()<int32_t>();
   reg.template operator()<int64_t>();
@@ -497,9 +497,9 @@ void RegisterInts(KernelRegistry& r, const char* op) {
 }  // namespace
 
 void RegisterStatelessRandomKernels(KernelRegistry& r) {
-  (void)r.Register("StatelessRandomGetKeyCounter", kDeviceCpu, "", {}, MakeFactory<GetKeyCounterKernel<false>>());
-  (void)r.Register("StatelessRandomGetKeyCounterAlg", kDeviceCpu, "", {}, MakeFactory<GetKeyCounterKernel<true>>());
-  (void)r.Register("StatelessRandomGetAlg", kDeviceCpu, "", {}, MakeFactory<GetAlgKernel>());
+  (void)r.Register("StatelessRandomGetKeyCounter", kDeviceCpu, "", {}, &CreateKernel<GetKeyCounterKernel<false>>);
+  (void)r.Register("StatelessRandomGetKeyCounterAlg", kDeviceCpu, "", {}, &CreateKernel<GetKeyCounterKernel<true>>);
+  (void)r.Register("StatelessRandomGetAlg", kDeviceCpu, "", {}, &CreateKernel<GetAlgKernel>);
   RegisterFloats<FloatKernel, Kind::kUniform, false>(r, "StatelessRandomUniform");
   RegisterFloats<FloatKernel, Kind::kNormal, false>(r, "StatelessRandomNormal");
   RegisterFloats<FloatKernel, Kind::kTruncatedNormal, false>(r, "StatelessTruncatedNormal");

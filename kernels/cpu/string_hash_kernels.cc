@@ -63,11 +63,11 @@ class StringToHashBucketKernel : public OpKernel {
 
 void RegisterStringHashKernels(KernelRegistry& r) {
   (void)r.Register("StringToHashBucketFast", kDeviceCpu, "", {},
-                   MakeFactory<StringToHashBucketKernel<HashKind::kFast>>());
+                   &CreateKernel<StringToHashBucketKernel<HashKind::kFast>>);
   (void)r.Register("StringToHashBucketStrong", kDeviceCpu, "", {},
-                   MakeFactory<StringToHashBucketKernel<HashKind::kStrong>>());
+                   &CreateKernel<StringToHashBucketKernel<HashKind::kStrong>>);
   (void)r.Register("StringToHashBucket", kDeviceCpu, "", {},
-                   MakeFactory<StringToHashBucketKernel<HashKind::kLegacy>>());
+                   &CreateKernel<StringToHashBucketKernel<HashKind::kLegacy>>);
 }
 
 }  // namespace graft::cpu

@@ -478,10 +478,10 @@ class AssertKernel : public OpKernel {
 }  // namespace
 
 void RegisterStringKernels(KernelRegistry& r) {
-  (void)r.Register("StringJoin", kDeviceCpu, "", {}, MakeFactory<StringJoinKernel>());
-  (void)r.Register("StringFormat", kDeviceCpu, "", {}, MakeFactory<StringFormatKernel>());
-  (void)r.Register("PrintV2", kDeviceCpu, "", {}, MakeFactory<PrintV2Kernel>());
-  (void)r.Register("Assert", kDeviceCpu, "", {}, MakeFactory<AssertKernel>());
+  (void)r.Register("StringJoin", kDeviceCpu, "", {}, &CreateKernel<StringJoinKernel>);
+  (void)r.Register("StringFormat", kDeviceCpu, "", {}, &CreateKernel<StringFormatKernel>);
+  (void)r.Register("PrintV2", kDeviceCpu, "", {}, &CreateKernel<PrintV2Kernel>);
+  (void)r.Register("Assert", kDeviceCpu, "", {}, &CreateKernel<AssertKernel>);
 }
 
 }  // namespace graft::cpu

@@ -157,8 +157,8 @@ void RegisterRaggedKernels(KernelRegistry& r);
 void RegisterStringSplitKernels(KernelRegistry& r) {
   RegisterTextKernels(r);
   RegisterRaggedKernels(r);
-  (void)r.Register("StringSplitV2", kDeviceCpu, "", {}, MakeFactory<StringSplitKernel<true>>());
-  (void)r.Register("StringSplit", kDeviceCpu, "", {}, MakeFactory<StringSplitKernel<false>>());
+  (void)r.Register("StringSplitV2", kDeviceCpu, "", {}, &CreateKernel<StringSplitKernel<true>>);
+  (void)r.Register("StringSplit", kDeviceCpu, "", {}, &CreateKernel<StringSplitKernel<false>>);
 }
 
 }  // namespace graft::cpu

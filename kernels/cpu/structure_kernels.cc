@@ -109,19 +109,19 @@ class NoOpKernel : public OpKernel {
 
 void RegisterStructureKernels(KernelRegistry& r) {
   auto add = [&](const char* op, KernelFactory f) { (void)r.Register(op, kDeviceCpu, "", {}, std::move(f)); };
-  add("Const", MakeFactory<ConstKernel>());
-  add("Placeholder", MakeFactory<PlaceholderKernel>());
-  add("_Arg", MakeFactory<ArgKernel>());
-  add("_Retval", MakeFactory<RetvalKernel>());
+  add("Const", &CreateKernel<ConstKernel>);
+  add("Placeholder", &CreateKernel<PlaceholderKernel>);
+  add("_Arg", &CreateKernel<ArgKernel>);
+  add("_Retval", &CreateKernel<RetvalKernel>);
   RegisterForwardKernels(r, kDeviceCpu);
-  add("NoOp", MakeFactory<NoOpKernel>());
+  add("NoOp", &CreateKernel<NoOpKernel>);
 }
 
 void RegisterForwardKernels(KernelRegistry& r, const char* device_type) {
   for (const char* op : {"Identity", "StopGradient", "PreventGradient", "Snapshot", "PlaceholderWithDefault", "IdentityN"}) {
-    (void)r.Register(op, device_type, "", {}, MakeFactory<ForwardKernel>());
+    (void)r.Register(op, device_type, "", {}, &CreateKernel<ForwardKernel>);
   }
-  (void)r.Register("EnsureShape", device_type, "", {}, MakeFactory<EnsureShapeKernel>());
+  (void)r.Register("EnsureShape", device_type, "", {}, &CreateKernel<EnsureShapeKernel>);
 }
 
 }  // namespace graft::cpu

@@ -435,15 +435,15 @@ class ElementShapeKernel : public ListKernel {
 
 void RegisterTensorListKernels(KernelRegistry& r) {
   auto add = [&](const char* op, KernelFactory f) { (void)r.Register(op, kDeviceCpu, "", {}, std::move(f)); };
-  add("TensorListReserve", MakeFactory<ReserveKernel>());
-  add("TensorListSetItem", MakeFactory<SetItemKernel>());
-  add("TensorListGetItem", MakeFactory<GetItemKernel>());
-  add("TensorListStack", MakeFactory<StackKernel>());
-  add("TensorListLength", MakeFactory<LengthKernel>());
-  add("TensorListFromTensor", MakeFactory<FromTensorKernel>());
-  add("TensorListPushBack", MakeFactory<PushBackKernel>());
-  add("TensorListPopBack", MakeFactory<PopBackKernel>());
-  add("TensorListElementShape", MakeFactory<ElementShapeKernel>());
+  add("TensorListReserve", &CreateKernel<ReserveKernel>);
+  add("TensorListSetItem", &CreateKernel<SetItemKernel>);
+  add("TensorListGetItem", &CreateKernel<GetItemKernel>);
+  add("TensorListStack", &CreateKernel<StackKernel>);
+  add("TensorListLength", &CreateKernel<LengthKernel>);
+  add("TensorListFromTensor", &CreateKernel<FromTensorKernel>);
+  add("TensorListPushBack", &CreateKernel<PushBackKernel>);
+  add("TensorListPopBack", &CreateKernel<PopBackKernel>);
+  add("TensorListElementShape", &CreateKernel<ElementShapeKernel>);
 }
 
 }  // namespace graft::cpu

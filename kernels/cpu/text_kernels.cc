@@ -584,14 +584,14 @@ class StringNGramsKernel : public OpKernel {
 }  // namespace
 
 void RegisterTextKernels(KernelRegistry& r) {
-  (void)r.Register("StringLower", kDeviceCpu, "", {}, MakeFactory<StringCaseKernel<false>>());
-  (void)r.Register("StringUpper", kDeviceCpu, "", {}, MakeFactory<StringCaseKernel<true>>());
+  (void)r.Register("StringLower", kDeviceCpu, "", {}, &CreateKernel<StringCaseKernel<false>>);
+  (void)r.Register("StringUpper", kDeviceCpu, "", {}, &CreateKernel<StringCaseKernel<true>>);
   // float16/bfloat16 come from the float16 adapter (widened to float, as TensorFlow prints them).
   (void)r.Register("AsString", kDeviceCpu, "T",
                    {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kUInt8, DType::kInt16, DType::kInt8,
                     DType::kInt64, DType::kUInt16, DType::kUInt32, DType::kUInt64, DType::kComplex64,
                     DType::kComplex128, DType::kBool, DType::kString},
-                   MakeFactory<AsStringKernel>());
+                   &CreateKernel<AsStringKernel>);
   RegisterTypes<StringNGramsKernel, int32_t, int64_t>(r, "StringNGrams", "Tsplits");
 }
 

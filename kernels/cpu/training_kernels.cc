@@ -563,36 +563,36 @@ void RegisterTrainingKernels(KernelRegistry& r) {
   auto reg = [&](const char* op, const char* attr, DType d, KernelFactory f) {
     (void)r.Register(op, kDeviceCpu, attr, {d}, std::move(f));
   };
-  reg("ApplyGradientDescent", "T", DType::kFloat32, MakeFactory<ApplyGradientDescentKernel<float, true>>());
-  reg("ApplyGradientDescent", "T", DType::kFloat64, MakeFactory<ApplyGradientDescentKernel<double, true>>());
-  reg("ResourceApplyGradientDescent", "T", DType::kFloat32, MakeFactory<ApplyGradientDescentKernel<float, false>>());
-  reg("ResourceApplyGradientDescent", "T", DType::kFloat64, MakeFactory<ApplyGradientDescentKernel<double, false>>());
-  reg("ApplyAdam", "T", DType::kFloat32, MakeFactory<ApplyAdamKernel<float, true>>());
-  reg("ApplyAdam", "T", DType::kFloat64, MakeFactory<ApplyAdamKernel<double, true>>());
-  reg("ResourceApplyAdam", "T", DType::kFloat32, MakeFactory<ApplyAdamKernel<float, false>>());
-  reg("ResourceApplyAdam", "T", DType::kFloat64, MakeFactory<ApplyAdamKernel<double, false>>());
-  reg("ApplyMomentum", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, true, MomentumUpdate>>());
-  reg("ApplyMomentum", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, true, MomentumUpdate>>());
-  reg("ResourceApplyMomentum", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, MomentumUpdate>>());
-  reg("ResourceApplyMomentum", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, false, MomentumUpdate>>());
+  reg("ApplyGradientDescent", "T", DType::kFloat32, &CreateKernel<ApplyGradientDescentKernel<float, true>>);
+  reg("ApplyGradientDescent", "T", DType::kFloat64, &CreateKernel<ApplyGradientDescentKernel<double, true>>);
+  reg("ResourceApplyGradientDescent", "T", DType::kFloat32, &CreateKernel<ApplyGradientDescentKernel<float, false>>);
+  reg("ResourceApplyGradientDescent", "T", DType::kFloat64, &CreateKernel<ApplyGradientDescentKernel<double, false>>);
+  reg("ApplyAdam", "T", DType::kFloat32, &CreateKernel<ApplyAdamKernel<float, true>>);
+  reg("ApplyAdam", "T", DType::kFloat64, &CreateKernel<ApplyAdamKernel<double, true>>);
+  reg("ResourceApplyAdam", "T", DType::kFloat32, &CreateKernel<ApplyAdamKernel<float, false>>);
+  reg("ResourceApplyAdam", "T", DType::kFloat64, &CreateKernel<ApplyAdamKernel<double, false>>);
+  reg("ApplyMomentum", "T", DType::kFloat32, &CreateKernel<SlotUpdateKernel<float, true, MomentumUpdate>>);
+  reg("ApplyMomentum", "T", DType::kFloat64, &CreateKernel<SlotUpdateKernel<double, true, MomentumUpdate>>);
+  reg("ResourceApplyMomentum", "T", DType::kFloat32, &CreateKernel<SlotUpdateKernel<float, false, MomentumUpdate>>);
+  reg("ResourceApplyMomentum", "T", DType::kFloat64, &CreateKernel<SlotUpdateKernel<double, false, MomentumUpdate>>);
   reg("ResourceApplyKerasMomentum", "T", DType::kFloat32,
-      MakeFactory<SlotUpdateKernel<float, false, KerasMomentumUpdate>>());
+      &CreateKernel<SlotUpdateKernel<float, false, KerasMomentumUpdate>>);
   reg("ResourceApplyKerasMomentum", "T", DType::kFloat64,
-      MakeFactory<SlotUpdateKernel<double, false, KerasMomentumUpdate>>());
-  reg("ApplyAdagrad", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, true, AdagradUpdate>>());
-  reg("ApplyAdagrad", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, true, AdagradUpdate>>());
-  reg("ResourceApplyAdagrad", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, AdagradUpdate>>());
-  reg("ResourceApplyAdagrad", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, false, AdagradUpdate>>());
-  reg("ResourceApplyAdagradV2", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, AdagradV2Update>>());
+      &CreateKernel<SlotUpdateKernel<double, false, KerasMomentumUpdate>>);
+  reg("ApplyAdagrad", "T", DType::kFloat32, &CreateKernel<SlotUpdateKernel<float, true, AdagradUpdate>>);
+  reg("ApplyAdagrad", "T", DType::kFloat64, &CreateKernel<SlotUpdateKernel<double, true, AdagradUpdate>>);
+  reg("ResourceApplyAdagrad", "T", DType::kFloat32, &CreateKernel<SlotUpdateKernel<float, false, AdagradUpdate>>);
+  reg("ResourceApplyAdagrad", "T", DType::kFloat64, &CreateKernel<SlotUpdateKernel<double, false, AdagradUpdate>>);
+  reg("ResourceApplyAdagradV2", "T", DType::kFloat32, &CreateKernel<SlotUpdateKernel<float, false, AdagradV2Update>>);
   reg("ResourceApplyAdagradV2", "T", DType::kFloat64,
-      MakeFactory<SlotUpdateKernel<double, false, AdagradV2Update>>());
-  reg("ApplyRMSProp", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, true, RMSPropUpdate>>());
-  reg("ApplyRMSProp", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, true, RMSPropUpdate>>());
-  reg("ResourceApplyRMSProp", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, RMSPropUpdate>>());
-  reg("ResourceApplyRMSProp", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, false, RMSPropUpdate>>());
+      &CreateKernel<SlotUpdateKernel<double, false, AdagradV2Update>>);
+  reg("ApplyRMSProp", "T", DType::kFloat32, &CreateKernel<SlotUpdateKernel<float, true, RMSPropUpdate>>);
+  reg("ApplyRMSProp", "T", DType::kFloat64, &CreateKernel<SlotUpdateKernel<double, true, RMSPropUpdate>>);
+  reg("ResourceApplyRMSProp", "T", DType::kFloat32, &CreateKernel<SlotUpdateKernel<float, false, RMSPropUpdate>>);
+  reg("ResourceApplyRMSProp", "T", DType::kFloat64, &CreateKernel<SlotUpdateKernel<double, false, RMSPropUpdate>>);
   auto sparse = [&]<typename F, typename L>(const char* op) {
-    reg(op, "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, F, L>>());
-    reg(op, "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, false, F, L>>());
+    reg(op, "T", DType::kFloat32, &CreateKernel<SlotUpdateKernel<float, false, F, L>>);
+    reg(op, "T", DType::kFloat64, &CreateKernel<SlotUpdateKernel<double, false, F, L>>);
   };
   sparse.template operator()<MomentumUpdate, SparseMomentumLayout>("ResourceSparseApplyMomentum");
   sparse.template operator()<KerasMomentumUpdate, SparseMomentumLayout>("ResourceSparseApplyKerasMomentum");
@@ -600,22 +600,22 @@ void RegisterTrainingKernels(KernelRegistry& r) {
   sparse.template operator()<AdagradV2Update, SparseAdagradV2Layout>("ResourceSparseApplyAdagradV2");
   sparse.template operator()<RMSPropUpdate, SparseRMSPropLayout>("ResourceSparseApplyRMSProp");
   sparse.template operator()<CenteredRMSPropUpdate, SparseCenteredRMSPropLayout>("ResourceSparseApplyCenteredRMSProp");
-  reg("ApplyCenteredRMSProp", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, true, CenteredRMSPropUpdate>>());
-  reg("ApplyCenteredRMSProp", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, true, CenteredRMSPropUpdate>>());
+  reg("ApplyCenteredRMSProp", "T", DType::kFloat32, &CreateKernel<SlotUpdateKernel<float, true, CenteredRMSPropUpdate>>);
+  reg("ApplyCenteredRMSProp", "T", DType::kFloat64, &CreateKernel<SlotUpdateKernel<double, true, CenteredRMSPropUpdate>>);
   reg("ResourceApplyCenteredRMSProp", "T", DType::kFloat32,
-      MakeFactory<SlotUpdateKernel<float, false, CenteredRMSPropUpdate>>());
+      &CreateKernel<SlotUpdateKernel<float, false, CenteredRMSPropUpdate>>);
   reg("ResourceApplyCenteredRMSProp", "T", DType::kFloat64,
-      MakeFactory<SlotUpdateKernel<double, false, CenteredRMSPropUpdate>>());
-  reg("ResourceApplyAdamWithAmsgrad", "T", DType::kFloat32, MakeFactory<SlotUpdateKernel<float, false, AmsgradUpdate>>());
-  reg("ResourceApplyAdamWithAmsgrad", "T", DType::kFloat64, MakeFactory<SlotUpdateKernel<double, false, AmsgradUpdate>>());
-  reg("RandomUniform", "dtype", DType::kFloat32, MakeFactory<RandomKernel<float, Dist::kUniform>>());
-  reg("RandomUniform", "dtype", DType::kFloat64, MakeFactory<RandomKernel<double, Dist::kUniform>>());
-  reg("RandomStandardNormal", "dtype", DType::kFloat32, MakeFactory<RandomKernel<float, Dist::kNormal>>());
-  reg("RandomStandardNormal", "dtype", DType::kFloat64, MakeFactory<RandomKernel<double, Dist::kNormal>>());
-  reg("TruncatedNormal", "dtype", DType::kFloat32, MakeFactory<RandomKernel<float, Dist::kTruncatedNormal>>());
-  reg("TruncatedNormal", "dtype", DType::kFloat64, MakeFactory<RandomKernel<double, Dist::kTruncatedNormal>>());
-  reg("RandomUniformInt", "Tout", DType::kInt32, MakeFactory<RandomUniformIntKernel<int32_t>>());
-  reg("RandomUniformInt", "Tout", DType::kInt64, MakeFactory<RandomUniformIntKernel<int64_t>>());
+      &CreateKernel<SlotUpdateKernel<double, false, CenteredRMSPropUpdate>>);
+  reg("ResourceApplyAdamWithAmsgrad", "T", DType::kFloat32, &CreateKernel<SlotUpdateKernel<float, false, AmsgradUpdate>>);
+  reg("ResourceApplyAdamWithAmsgrad", "T", DType::kFloat64, &CreateKernel<SlotUpdateKernel<double, false, AmsgradUpdate>>);
+  reg("RandomUniform", "dtype", DType::kFloat32, &CreateKernel<RandomKernel<float, Dist::kUniform>>);
+  reg("RandomUniform", "dtype", DType::kFloat64, &CreateKernel<RandomKernel<double, Dist::kUniform>>);
+  reg("RandomStandardNormal", "dtype", DType::kFloat32, &CreateKernel<RandomKernel<float, Dist::kNormal>>);
+  reg("RandomStandardNormal", "dtype", DType::kFloat64, &CreateKernel<RandomKernel<double, Dist::kNormal>>);
+  reg("TruncatedNormal", "dtype", DType::kFloat32, &CreateKernel<RandomKernel<float, Dist::kTruncatedNormal>>);
+  reg("TruncatedNormal", "dtype", DType::kFloat64, &CreateKernel<RandomKernel<double, Dist::kTruncatedNormal>>);
+  reg("RandomUniformInt", "Tout", DType::kInt32, &CreateKernel<RandomUniformIntKernel<int32_t>>);
+  reg("RandomUniformInt", "Tout", DType::kInt64, &CreateKernel<RandomUniformIntKernel<int64_t>>);
 }
 
 }  // namespace graft::cpu

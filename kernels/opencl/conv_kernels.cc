@@ -376,9 +376,9 @@ class Conv2DBackpropFilterKernel : public ConvGradOp {
 void RegisterConvKernels(KernelRegistry& r) {
   const std::vector<DType> types = {DType::kFloat32, DType::kFloat64};
   for (const char* device : {kDeviceGpu, kDeviceOpenCl}) {
-    (void)r.Register("Conv2D", device, "T", types, MakeFactory<Conv2DKernel>());
-    (void)r.Register("Conv2DBackpropInput", device, "T", types, MakeFactory<Conv2DBackpropInputKernel>());
-    (void)r.Register("Conv2DBackpropFilter", device, "T", types, MakeFactory<Conv2DBackpropFilterKernel>());
+    (void)r.Register("Conv2D", device, "T", types, &CreateKernel<Conv2DKernel>);
+    (void)r.Register("Conv2DBackpropInput", device, "T", types, &CreateKernel<Conv2DBackpropInputKernel>);
+    (void)r.Register("Conv2DBackpropFilter", device, "T", types, &CreateKernel<Conv2DBackpropFilterKernel>);
   }
 }
 

@@ -517,15 +517,15 @@ void RegisterDataKernels(KernelRegistry& r) {
   cast_types.push_back(DType::kUInt32);
   cast_types.push_back(DType::kUInt64);
   for (const char* device : {kDeviceGpu, kDeviceOpenCl}) {
-    (void)r.Register("Transpose", device, "T", types, MakeFactory<TransposeKernel>());
-    (void)r.Register("Slice", device, "T", types, MakeFactory<SliceKernel>());
-    (void)r.Register("StridedSlice", device, "T", types, MakeFactory<StridedSliceKernel>());
-    (void)r.Register("ConcatV2", device, "T", types, MakeFactory<ConcatKernel>());
-    (void)r.Register("GatherV2", device, "Tparams", types, MakeFactory<GatherKernel>());
-    (void)r.Register("Fill", device, "T", types, MakeFactory<FillKernel>());
-    (void)r.Register("ZerosLike", device, "T", types, MakeFactory<ConstantLikeKernel<false>>());
-    (void)r.Register("OnesLike", device, "T", types, MakeFactory<ConstantLikeKernel<true>>());
-    (void)r.Register("Cast", device, "SrcT", cast_types, MakeFactory<CastKernel>());
+    (void)r.Register("Transpose", device, "T", types, &CreateKernel<TransposeKernel>);
+    (void)r.Register("Slice", device, "T", types, &CreateKernel<SliceKernel>);
+    (void)r.Register("StridedSlice", device, "T", types, &CreateKernel<StridedSliceKernel>);
+    (void)r.Register("ConcatV2", device, "T", types, &CreateKernel<ConcatKernel>);
+    (void)r.Register("GatherV2", device, "Tparams", types, &CreateKernel<GatherKernel>);
+    (void)r.Register("Fill", device, "T", types, &CreateKernel<FillKernel>);
+    (void)r.Register("ZerosLike", device, "T", types, &CreateKernel<ConstantLikeKernel<false>>);
+    (void)r.Register("OnesLike", device, "T", types, &CreateKernel<ConstantLikeKernel<true>>);
+    (void)r.Register("Cast", device, "SrcT", cast_types, &CreateKernel<CastKernel>);
   }
 }
 

@@ -130,8 +130,8 @@ class MatMulKernel : public OpKernel {
 void RegisterMatMulKernels(KernelRegistry& r) {
   for (const char* device : {kDeviceGpu, kDeviceOpenCl}) {
     for (const char* op : {"MatMul", "BatchMatMulV2", "BatchMatMul"}) {
-      (void)r.Register(op, device, "T", {DType::kFloat32}, MakeFactory<MatMulKernel<float>>());
-      (void)r.Register(op, device, "T", {DType::kFloat64}, MakeFactory<MatMulKernel<double>>());
+      (void)r.Register(op, device, "T", {DType::kFloat32}, &CreateKernel<MatMulKernel<float>>);
+      (void)r.Register(op, device, "T", {DType::kFloat64}, &CreateKernel<MatMulKernel<double>>);
     }
   }
 }

@@ -94,9 +94,9 @@ class BiasAddKernel : public OpKernel {
 void RegisterNnKernels(KernelRegistry& r) {
   const std::vector<DType> types = {DType::kFloat32, DType::kFloat64};
   for (const char* device : {kDeviceGpu, kDeviceOpenCl}) {
-    (void)r.Register("Softmax", device, "T", types, MakeFactory<SoftmaxKernel>());
-    (void)r.Register("LogSoftmax", device, "T", types, MakeFactory<SoftmaxKernel>());
-    (void)r.Register("BiasAdd", device, "T", types, MakeFactory<BiasAddKernel>());
+    (void)r.Register("Softmax", device, "T", types, &CreateKernel<SoftmaxKernel>);
+    (void)r.Register("LogSoftmax", device, "T", types, &CreateKernel<SoftmaxKernel>);
+    (void)r.Register("BiasAdd", device, "T", types, &CreateKernel<BiasAddKernel>);
   }
 }
 

@@ -156,10 +156,10 @@ class AvgPoolGradKernel : public PoolOp {
 void RegisterPoolKernels(KernelRegistry& r) {
   const std::vector<DType> types = {DType::kFloat32, DType::kFloat64};
   for (const char* device : {kDeviceGpu, kDeviceOpenCl}) {
-    (void)r.Register("MaxPool", device, "T", types, MakeFactory<PoolKernel<true>>());
-    (void)r.Register("AvgPool", device, "T", types, MakeFactory<PoolKernel<false>>());
-    (void)r.Register("MaxPoolGrad", device, "T", types, MakeFactory<MaxPoolGradKernel>());
-    (void)r.Register("AvgPoolGrad", device, "T", types, MakeFactory<AvgPoolGradKernel>());
+    (void)r.Register("MaxPool", device, "T", types, &CreateKernel<PoolKernel<true>>);
+    (void)r.Register("AvgPool", device, "T", types, &CreateKernel<PoolKernel<false>>);
+    (void)r.Register("MaxPoolGrad", device, "T", types, &CreateKernel<MaxPoolGradKernel>);
+    (void)r.Register("AvgPoolGrad", device, "T", types, &CreateKernel<AvgPoolGradKernel>);
   }
 }
 

@@ -201,7 +201,7 @@ void RegisterReduceKernels(KernelRegistry& r) {
                                                   {"Min", ReduceOp::kMin}};
   for (const char* device : {kDeviceGpu, kDeviceOpenCl}) {
     for (const auto& [op, kind] : ops) (void)r.Register(op, device, "T", types, ReductionFactory(kind));
-    (void)r.Register("BiasAddGrad", device, "T", types, MakeFactory<BiasAddGradKernel>());
+    (void)r.Register("BiasAddGrad", device, "T", types, &CreateKernel<BiasAddGradKernel>);
   }
 }
 
