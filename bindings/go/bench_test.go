@@ -18,7 +18,7 @@ func BenchmarkFunctionCall(b *testing.B) {
 		return c.Op("AddV2").AddInput(args[0].Value).AddInput(args[0].Value).Execute()
 	}))
 	defer f.Close()
-	x := must(ctx.FromTensor(must(graft.NewTensor([]float32{1.5}, []int64{}))))
+	x := must(ctx.FromTensor(must(graft.NewTensorWithShape([]float32{1.5}, []int64{}))))
 	defer x.Close()
 	for _, v := range must(f.Call(ctx, x)) {
 		v.Close()
@@ -39,5 +39,41 @@ func BenchmarkVersion(b *testing.B) {
 		if graft.Version() == "" {
 			b.Fatal("no version")
 		}
+	}
+}
+
+// BenchmarkEagerOp: one eager op (x + x on a scalar) on a context, the result closed.
+func BenchmarkEagerOp(b *testing.B) {
+	ctx := must(graft.NewContext())
+	defer ctx.Close()
+	x := must(ctx.FromTensor(must(graft.NewTensorWithShape([]float32{1.5}, []int64{}))))
+	defer x.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out, err := ctx.Op("AddV2").AddInput(x).AddInput(x).Execute()
+		if err != nil {
+			b.Fatal(err)
+		}
+		out[0].Close()
+	}
+}
+
+// BenchmarkSessionRun: a session run of x + x fed a scalar, the result closed.
+func BenchmarkSessionRun(b *testing.B) {
+	g := must(graft.NewGraph())
+	defer g.Close()
+	p := must(g.Placeholder("p", graft.Float32, graft.MakeShape()))
+	y := must(g.AddOp("AddV2", "y").AddInput(p).AddInput(p).Finish())
+	sess := must(graft.NewSession(g))
+	defer sess.Close()
+	feeds := map[graft.Output]*graft.Tensor{p: must(graft.NewTensorWithShape([]float32{1.5}, []int64{}))}
+	fetches := []graft.Output{y.Output(0)}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out, err := sess.Run(feeds, fetches, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out[0].Close()
 	}
 }

@@ -131,6 +131,7 @@ type OpBuilder struct {
 	opType string
 	name   string
 	steps  []func(p *pins, b raw.OpBuilder) error
+	scope  *Scope // the Scope that started it (Scope.AddOp), or nil
 }
 
 func (b *OpBuilder) step(f func(p *pins, r raw.OpBuilder) error) *OpBuilder {
@@ -191,8 +192,27 @@ func (b *OpBuilder) SetAttr(name string, value any) *OpBuilder {
 	return b.step(func(p *pins, r raw.OpBuilder) error { return setAttr(p, r, name, value) })
 }
 
-// Finish adds the op to the graph, or returns the first failure of the description.
+// Finish adds the op to the graph, or returns the first failure of the description. An op of
+// a Scope fails without being added when the scope failed before, and its failure is the
+// scope's Err.
 func (b *OpBuilder) Finish() (*Operation, error) {
+	if b.scope == nil {
+		return b.finish()
+	}
+	if err := b.scope.Err(); err != nil {
+		return nil, err
+	}
+	op, err := b.finish()
+	if err != nil {
+		b.scope.setErr(err)
+	}
+	return op, err
+}
+
+func (b *OpBuilder) finish() (*Operation, error) {
+	if b.graph == nil {
+		return nil, newError(CodeInvalid, "graft: an op of no graph")
+	}
 	g, err := b.graph.h.acquire()
 	if err != nil {
 		return nil, err
@@ -200,6 +220,14 @@ func (b *OpBuilder) Finish() (*Operation, error) {
 	defer b.graph.h.release()
 	var p pins
 	defer p.done()
+	if b.scope != nil {
+		// The graph names the op under the scope's name scope, entered for this op alone.
+		ns := absoluteScope(b.scope.namespace)
+		if err := call(func() { g.Push_name_scope(ns) }); err != nil {
+			return nil, err
+		}
+		p.undo = append(p.undo, func() { g.Pop_name_scope() })
+	}
 	r, err := get(func() raw.OpBuilder { return raw.NewOpBuilder(g, b.opType, b.name) })
 	if err != nil {
 		return nil, err

@@ -94,7 +94,7 @@ func TestConcurrentSessionRuns(t *testing.T) {
 	sess := must(graft.NewSession(g, graft.WithMemoryTracking()))
 	parallel(t, 50, func(wk, i int) error {
 		a, b := float32(wk), float32(i)
-		in, err := graft.NewTensor([]float32{a, b}, []int64{1, 2})
+		in, err := graft.NewTensorWithShape([]float32{a, b}, []int64{1, 2})
 		if err != nil {
 			return err
 		}

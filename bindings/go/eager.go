@@ -12,7 +12,8 @@ import (
 // Context runs ops eagerly, or records them while one of its functions is traced. It may be
 // used from many goroutines at once; one op call, and one trace, belong to one goroutine.
 type Context struct {
-	h handle[raw.Context]
+	h      handle[raw.Context]
+	values arena[Value, *Value] // the Values its calls return
 }
 
 func newContext(r raw.Context) *Context {
@@ -34,6 +35,7 @@ func NewContext() (*Context, error) {
 // Close releases the context (values made on it keep it alive as long as they live).
 func (c *Context) Close() error {
 	c.h.close()
+	c.values.drop()
 	return nil
 }
 
@@ -56,7 +58,7 @@ func (c *Context) valueCall(f func(raw.Context) raw.Value) (*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newValue(v), nil
+	return c.newValue(v), nil
 }
 
 // FromTensor returns a value holding t (sharing its buffer).
@@ -182,6 +184,8 @@ type Value struct {
 	h handle[raw.Value]
 }
 
+// newValue wraps r in a Value of its own, with a finalizer (for values made outside a call
+// on a Context; see Context.newValue).
 func newValue(r raw.Value) *Value {
 	v := &Value{}
 	v.h.init("Value", r)
@@ -189,11 +193,31 @@ func newValue(r raw.Value) *Value {
 	return v
 }
 
+// newValue wraps r, a result of a call on c, in a Value of c's arena.
+func (c *Context) newValue(r raw.Value) *Value {
+	var out [1]*Value
+	c.values.take(out[:])
+	out[0].h.init("Value", r)
+	return out[0]
+}
+
+// valuesFromRaw wraps values (freeing the vector) in Values of their own, with a finalizer each.
 func valuesFromRaw(v raw.ValueVector) []*Value {
 	defer raw.DeleteValueVector(v)
 	out := make([]*Value, v.Size())
 	for i := range out {
 		out[i] = newValue(raw.NewValue__SWIG_1(v.Get(i)))
+	}
+	return out
+}
+
+// valuesFromRaw wraps the results of a call on c (freeing the vector) in Values of c's arena.
+func (c *Context) valuesFromRaw(v raw.ValueVector) []*Value {
+	defer raw.DeleteValueVector(v)
+	out := make([]*Value, v.Size())
+	c.values.take(out)
+	for i, x := range out {
+		x.h.init("Value", raw.NewValue__SWIG_1(v.Get(i)))
 	}
 	return out
 }
@@ -364,5 +388,5 @@ func (o *OpCall) Execute() ([]*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return valuesFromRaw(out), nil
+	return o.ctx.valuesFromRaw(out), nil
 }

@@ -14,7 +14,7 @@ import (
 func ExampleSession_Run() {
 	g, _ := graft.NewGraph()
 	defer g.Close()
-	a, _ := graft.NewTensor([]float32{1, 2, 3, 4}, []int64{2, 2})
+	a, _ := graft.NewTensorWithShape([]float32{1, 2, 3, 4}, []int64{2, 2})
 	x, _ := g.Placeholder("x", graft.Float32, graft.MakeShape(2, 2))
 	w, _ := g.Const("w", a)
 	mm, err := g.AddOp("MatMul", "mm").AddInput(x).AddInput(w).Finish()
@@ -24,7 +24,7 @@ func ExampleSession_Run() {
 	}
 	sess, _ := graft.NewSession(g)
 	defer sess.Close()
-	eye, _ := graft.NewTensor([]float32{1, 0, 0, 1}, []int64{2, 2})
+	eye, _ := graft.NewTensorWithShape([]float32{1, 0, 0, 1}, []int64{2, 2})
 	out, err := sess.Run(map[graft.Output]*graft.Tensor{x: eye}, []graft.Output{mm.Output(0)}, nil)
 	if err != nil {
 		fmt.Println(err)
@@ -76,4 +76,32 @@ func ExampleRegisterHostFunction() {
 		fmt.Println(ge.CodeName, strings.Contains(ge.Message, "input rejected"))
 	}
 	// Output: GRAFT_EINVAL true
+}
+
+// A tensor of nested slices: the shape comes from the nesting, and Value gives the slices back.
+func ExampleNewTensor() {
+	t, _ := graft.NewTensor([][]int64{{1, 2, 3}, {4, 5, 6}})
+	v, _ := t.Value()
+	fmt.Println(t.DType(), t.Shape(), v)
+	_, err := graft.NewTensor([][]float32{{1, 2}, {3}})
+	fmt.Println(err)
+	// Output:
+	// int64 [2 3] [[1 2 3] [4 5 6]]
+	// GRAFT_EINVAL: graft: NewTensor of a ragged slice: dimension 1 has length 2 at value[0] but 1 at value[1]
+}
+
+// Ops added through scopes: names made unique under the scope's, control dependencies.
+func ExampleScope() {
+	g, _ := graft.NewGraph()
+	root := graft.NewScope(g)
+	start, _ := root.AddOp("NoOp", "start").Finish()
+	layer := root.SubScope("layer").WithControlDependencies(start)
+	a, _ := layer.Const("", float32(2))
+	b, _ := layer.Const("", float32(3))
+	sum, _ := layer.AddOp("AddV2", "sum").AddInput(a).AddInput(b).Finish()
+	fmt.Println(a.Op.Name(), b.Op.Name(), sum.Name(), root.SubScope("layer").Name())
+	fmt.Println(sum.ControlInputs()[0].Name(), root.Err())
+	// Output:
+	// layer/Const layer/Const_1 layer/sum layer_1
+	// start <nil>
 }

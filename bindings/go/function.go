@@ -291,6 +291,9 @@ func argList(p *pins, ctx *Context, args []any) (raw.ArgList, error) {
 // Call calls the function on ctx (tracing it first for a new signature). Arguments may be
 // *Value, *Tensor, Arg, or Go ints, floats, strings and bools (trace-time constants).
 func (f *Function) Call(ctx *Context, args ...any) ([]*Value, error) {
+	if values, ok, err := f.callValues(ctx, args); ok {
+		return values, err
+	}
 	var p pins
 	defer p.done()
 	rf, err := use(&p, &f.h)
@@ -301,9 +304,6 @@ func (f *Function) Call(ctx *Context, args ...any) ([]*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if values, ok, err := callValues(&p, rf, rc, args); ok {
-		return values, err
-	}
 	l, err := argList(&p, ctx, args)
 	if err != nil {
 		return nil, err
@@ -312,44 +312,88 @@ func (f *Function) Call(ctx *Context, args ...any) ([]*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return valuesFromRaw(out), nil
+	return ctx.valuesFromRaw(out), nil
 }
 
-// callValues is Call's fast path when every argument is a *Value: one cgo call with the
-// arguments' addresses, giving the results' (go_function_call_values in graft_go_extra.i). ok is
-// false when some argument is anything else (Call then takes its general path).
-func callValues(p *pins, rf raw.Function, rc raw.Context, args []any) (values []*Value, ok bool, err error) {
-	var small [4]int64
-	addrs := small[:0]
+// callValues is Call's fast path when every argument is a *Value: one cgo call given the
+// addresses of the function, the context and up to four arguments (go_function_call in
+// graft_go_extra.i: no Go memory crosses, so cgo checks no pointers), which returns the address
+// of a single result; more arguments go in a slice, other numbers of results are taken by a
+// second call. The results live in ctx's arena. ok is false when some argument is anything
+// else (Call then takes its general path).
+func (f *Function) callValues(ctx *Context, args []any) (values []*Value, ok bool, err error) {
 	for _, a := range args {
-		v, isValue := a.(*Value)
-		if !isValue || v == nil {
-			return nil, false, nil // the handles pinned so far are the caller's pins to release
+		if v, isValue := a.(*Value); !isValue || v == nil {
+			return nil, false, nil
 		}
-		r, err := use(p, &v.h)
-		if err != nil {
-			return nil, true, err
-		}
-		addrs = append(addrs, int64(r.Swigcptr()))
 	}
-	// On one OS thread: a failure's record is read from the thread that made it.
-	runtime.LockOSThread()
-	out := raw.Go_function_call_values(rf, rc, addrs)
-	if len(out) == 0 { // failed: the one case that reads the error slot
-		err = takeError()
-	}
-	runtime.UnlockOSThread()
+	rf, err := f.h.acquire()
 	if err != nil {
 		return nil, true, err
 	}
-	if len(out) == 0 {
-		return nil, true, newError(CodeUnknown, "graft: a function call failed without an error")
+	defer f.h.release()
+	rc, err := ctx.h.acquire()
+	if err != nil {
+		return nil, true, err
 	}
-	values = make([]*Value, len(out)-1)
-	for i, addr := range out[1:] {
-		values[i] = newValue(raw.SwigcptrValue(uintptr(addr)))
+	defer ctx.h.release()
+	var small [4]int64
+	addrs := small[:]
+	if len(args) > len(small) {
+		addrs = make([]int64, len(args))
+	}
+	for i, a := range args {
+		r, err := a.(*Value).h.acquire()
+		if err != nil {
+			releaseArgs(args[:i])
+			return nil, true, err
+		}
+		addrs[i] = int64(r.Swigcptr())
+	}
+	fAddr, ctxAddr := int64(rf.Swigcptr()), int64(rc.Swigcptr())
+	// On one OS thread: a failure's record, and results left to take, are the thread's.
+	runtime.LockOSThread()
+	var res int64
+	if len(args) <= len(small) {
+		res = raw.Go_function_call(fAddr, ctxAddr, int64(len(args)), small[0], small[1], small[2], small[3])
+	} else {
+		res = raw.Go_function_call_n(fAddr, ctxAddr, addrs)
+	}
+	var many []int64
+	switch {
+	case res == 0: // failed: the one case that reads the error slot
+		if err = takeError(); err == nil {
+			err = newError(CodeUnknown, "graft: a function call failed without an error")
+		}
+	case res&1 == 1 && res > 1: // not one result: take them
+		many = make([]int64, res>>1)
+		raw.Go_function_take_results(many)
+		err = takeError()
+	}
+	runtime.UnlockOSThread()
+	releaseArgs(args)
+	if err != nil {
+		return nil, true, err
+	}
+	if res&1 == 0 {
+		values = make([]*Value, 1)
+		ctx.values.take(values)
+		values[0].h.init("Value", raw.SwigcptrValue(uintptr(res)))
+		return values, true, nil
+	}
+	values = make([]*Value, len(many))
+	ctx.values.take(values)
+	for i, v := range values {
+		v.h.init("Value", raw.SwigcptrValue(uintptr(many[i])))
 	}
 	return values, true, nil
+}
+
+// releaseArgs releases the handles of args, *Values that callValues acquired.
+func releaseArgs(args []any) {
+	for _, a := range args {
+		a.(*Value).h.release()
+	}
 }
 
 // ConcreteFunction returns the concrete function for these arguments, tracing if needed.
@@ -470,7 +514,7 @@ func (cf *ConcreteFunction) Call(ctx *Context, inputs ...*Value) ([]*Value, erro
 	if err != nil {
 		return nil, err
 	}
-	return valuesFromRaw(out), nil
+	return ctx.valuesFromRaw(out), nil
 }
 
 // FunctionDef returns the serialized FunctionDef.
@@ -536,7 +580,7 @@ func (c *Context) Cond(pred *Value, inputs []*Value, then, els TraceFunc) ([]*Va
 	if err != nil {
 		return nil, err
 	}
-	return valuesFromRaw(out), nil
+	return c.valuesFromRaw(out), nil
 }
 
 // WhileLoop runs body while cond (returning one scalar) holds, from loopVars; body returns one
@@ -563,5 +607,5 @@ func (c *Context) WhileLoop(cond, body TraceFunc, loopVars []*Value) ([]*Value, 
 	if err != nil {
 		return nil, err
 	}
-	return valuesFromRaw(out), nil
+	return c.valuesFromRaw(out), nil
 }

@@ -214,3 +214,60 @@ func TestCondAndWhileLoop(t *testing.T) {
 		t.Fatalf("loop traced %d times", loop.TracingCount())
 	}
 }
+
+// Call's fast path (every argument a *Value) for each number of arguments and of results: up
+// to four arguments in the cgo call's own parameters, more in a slice; a single result is the
+// call's result, none or several are taken by a second call.
+func TestFunctionCallArgumentAndResultCounts(t *testing.T) {
+	ctx := must(graft.NewContext())
+	doubles := must(graft.NewFunction("doubles", func(ctx *graft.Context, args []graft.Arg) ([]*graft.Value, error) {
+		var out []*graft.Value
+		for _, a := range args {
+			y, err := ctx.Op("AddV2").AddInput(a.Value).AddInput(a.Value).Execute()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, y[0])
+		}
+		return out, nil
+	}))
+	sum := must(graft.NewFunction("sum", func(ctx *graft.Context, args []graft.Arg) ([]*graft.Value, error) {
+		in := make([]*graft.Value, len(args))
+		for i, a := range args {
+			in[i] = a.Value
+		}
+		return ctx.Op("AddN").AddInputList(in...).Execute()
+	}))
+	for n := 0; n <= 10; n++ {
+		args := make([]any, n)
+		var total float32
+		for i := range args {
+			args[i] = vector(t, ctx, float64(i+1))
+			total += float32(i + 1)
+		}
+		out := must(doubles.Call(ctx, args...))
+		if len(out) != n {
+			t.Fatalf("%d arguments: %d results", n, len(out))
+		}
+		for i, v := range out {
+			assertFloats(t, floatsOf(t, v), []float32{float32(2 * (i + 1))})
+		}
+		if n > 0 {
+			s := must(sum.Call(ctx, args...))
+			if len(s) != 1 {
+				t.Fatalf("sum of %d: %d results", n, len(s))
+			}
+			assertFloats(t, floatsOf(t, s[0]), []float32{total})
+		}
+	}
+	// A closed argument fails the call and releases the others (they close normally after).
+	a, b := vector(t, ctx, 1), vector(t, ctx, 2)
+	b.Close()
+	if _, err := sum.Call(ctx, a, b); !errors.Is(err, graft.ErrPrecondition) {
+		t.Fatalf("a closed argument: %v", err)
+	}
+	a.Close()
+	if _, err := sum.Call(ctx, a); !errors.Is(err, graft.ErrPrecondition) {
+		t.Fatalf("a closed argument: %v", err)
+	}
+}

@@ -50,7 +50,7 @@ func TestAddGradientsUnconnectedAndErrors(t *testing.T) {
 	out := must(sess.Run(nil, []graft.Output{zero[0]}, nil))
 	assertFloats(t, must(out[0].Float32s()), []float32{0})
 	n := g.NumOps()
-	bad := must(g.Const("bad", must(graft.NewTensor([]int32{1}, []int64{}))))
+	bad := must(g.Const("bad", must(graft.NewTensorWithShape([]int32{1}, []int64{}))))
 	if _, err := g.AddGradients("", []graft.Output{y}, []graft.Output{a}, []graft.Output{bad}); err == nil {
 		t.Fatal("a dy of the wrong dtype was accepted")
 	}
@@ -62,7 +62,7 @@ func TestAddGradientsUnconnectedAndErrors(t *testing.T) {
 func TestGoGradientFunction(t *testing.T) {
 	must(0, graft.RegisterGradient("GoTimesTen", func(op *graft.Operation, grads []graft.Output) ([]graft.Output, error) {
 		g := op.Graph()
-		ten := must(g.Const("", must(graft.NewTensor([]float32{10}, []int64{}))))
+		ten := must(g.Const("", must(graft.NewTensorWithShape([]float32{10}, []int64{}))))
 		mul := must(g.AddOp("Mul", "").AddInput(grads[0]).AddInput(ten).Finish())
 		return []graft.Output{mul.Output(0)}, nil
 	}))
@@ -80,7 +80,7 @@ func TestGoGradientFunction(t *testing.T) {
 
 	g := must(graft.NewGraph())
 	defer g.Close()
-	x := must(g.Const("x", must(graft.NewTensor([]float32{3, 4}, []int64{2}))))
+	x := must(g.Const("x", must(graft.NewTensorWithShape([]float32{3, 4}, []int64{2}))))
 	must(0, g.PushGradientOverrideMap(map[string]string{"Identity": "GoTimesTen", "Neg": "GoFails", "Square": "GoStops"}))
 	y := must(g.AddOp("Identity", "y").AddInput(x).Finish()).Output(0)
 	z := must(g.AddOp("Neg", "z").AddInput(x).Finish()).Output(0)
@@ -111,7 +111,7 @@ func TestAddGradientsSparseRows(t *testing.T) {
 	defer g.Close()
 	h := must(g.AddOp("VarHandleOp", "emb").SetAttr("dtype", graft.Float32).SetAttr("shape", graft.MakeShape(3, 2)).Finish()).Output(0)
 	init := must(g.AddOp("AssignVariableOp", "init").AddInput(h).AddInput(must(g.Const("v0", newMatrix(t, 3, 2, 1, 2, 3, 4, 5, 6)))).SetAttr("dtype", graft.Float32).Finish())
-	ids := must(g.Const("ids", must(graft.NewTensor([]int32{2, 0, 2}, []int64{3}))))
+	ids := must(g.Const("ids", must(graft.NewTensorWithShape([]int32{2, 0, 2}, []int64{3}))))
 	rows := must(g.AddOp("ResourceGather", "rows").AddInput(h).AddInput(ids).SetAttr("dtype", graft.Float32).Finish()).Output(0)
 	dense, sparse, err := g.AddGradientsSparse([]graft.Output{rows}, []graft.Output{h}, graft.GradientOptions{})
 	if err != nil {

@@ -133,6 +133,25 @@ func (g *Graph) PushNameScope(name string) (string, error) {
 	return scope, err
 }
 
+// subScopeName makes the name of a scope name under the scope parent (Scope.SubScope): the
+// graph's unique name for it, taken, with its '/' ("parent/name_1/").
+func (g *Graph) subScopeName(parent, name string) (string, error) {
+	r, err := g.h.acquire()
+	if err != nil {
+		return "", err
+	}
+	defer g.h.release()
+	if err := call(func() { r.Push_name_scope(absoluteScope(parent)) }); err != nil {
+		return "", err
+	}
+	defer call(func() { r.Pop_name_scope() })
+	var full string
+	if err := call(func() { full = r.Push_name_scope(name) }); err != nil {
+		return "", err
+	}
+	return full, call(func() { r.Pop_name_scope() })
+}
+
 // PopNameScope leaves the innermost name scope.
 func (g *Graph) PopNameScope() error { return g.graphCall(func(r raw.Graph) { r.Pop_name_scope() }) }
 
@@ -289,6 +308,20 @@ func (op *Operation) Input(i int) (Output, error) {
 		return Output{}, err
 	}
 	return outputFromRaw(o), nil
+}
+
+// ControlInputs returns the ops that op runs after (its control dependencies).
+func (op *Operation) ControlInputs() []*Operation {
+	r := op.h.mustAcquire()
+	defer op.h.release()
+	return operationsFromRaw(r.Control_inputs())
+}
+
+// ControlOutputs returns the ops that run after op because of a control dependency on it.
+func (op *Operation) ControlOutputs() []*Operation {
+	r := op.h.mustAcquire()
+	defer op.h.release()
+	return operationsFromRaw(r.Control_outputs())
 }
 
 // Graph returns the op's graph.

@@ -23,7 +23,7 @@ func must[T any](v T, err error) T {
 
 func newMatrix(t testing.TB, rows, cols int64, data ...float32) *graft.Tensor {
 	t.Helper()
-	return must(graft.NewTensor(data, []int64{rows, cols}))
+	return must(graft.NewTensorWithShape(data, []int64{rows, cols}))
 }
 
 func assertFloats(t testing.TB, got, want []float32) {
@@ -133,7 +133,7 @@ func TestGraphErrors(t *testing.T) {
 	x := must(g.Placeholder("x", graft.Float32, graft.MakeShape(2)))
 	neg := must(g.AddOp("Neg", "neg").AddInput(x).Finish())
 	sess := must(graft.NewSession(g))
-	ints := must(graft.NewTensor([]int32{1, 2}, []int64{2}))
+	ints := must(graft.NewTensorWithShape([]int32{1, 2}, []int64{2}))
 	_, err = sess.Run(map[graft.Output]*graft.Tensor{x: ints}, []graft.Output{neg.Output(0)}, nil)
 	if err == nil {
 		t.Fatal("feeding int32 to a float32 placeholder succeeded")

@@ -2,26 +2,35 @@
 // object (a heap copy of a C++ RAII handle) through a handle: Close frees it, a finalizer does
 // when Close was not called, and a use in progress on another goroutine delays the free until
 // it ends. The C++ layer's shared_ptrs keep parents alive, so objects may go in any order.
+//
+// The results of calls (function calls, eager ops, session runs) are made too often for a
+// finalizer each (runtime.SetFinalizer costs as much as the rest of a cached function call):
+// they live in blocks of an arena of their context or session, one finalizer per block.
 
 package graft
 
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	raw "graft.dev/graft/internal/graft_swig"
 )
 
-// handle owns a SWIG object of type T.
+// handle owns a SWIG object of type T. Its state is one atomic word (uses, closed, freed), so
+// that the acquire and release around each use cost no lock.
 type handle[T any] struct {
-	mu     sync.Mutex
-	raw    T
-	uses   int  // acquisitions not yet released
-	closed bool // Close was called (the object is freed once uses is 0)
-	freed  bool
-	kind   string // the Go type's name, for errors
-	after  func() // run once the object is freed (may be nil)
+	state atomic.Int64 // useUnit * uses in progress | closedBit | freedBit
+	raw   T
+	kind  string // the Go type's name, for errors
+	after func() // run once the object is freed (may be nil)
 }
+
+const (
+	closedBit = 1 // Close was called: no new use; the object is freed once no use is left
+	freedBit  = 2 // the object was freed (by exactly one of close and the last release)
+	useUnit   = 4
+)
 
 func (h *handle[T]) init(kind string, r T) {
 	h.kind = kind
@@ -30,13 +39,11 @@ func (h *handle[T]) init(kind string, r T) {
 
 // acquire returns the SWIG object for one use; release must follow.
 func (h *handle[T]) acquire() (T, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
+	if h.state.Add(useUnit)&closedBit != 0 {
+		h.release()
 		var zero T
 		return zero, errClosed(h.kind)
 	}
-	h.uses++
 	return h.raw, nil
 }
 
@@ -51,14 +58,8 @@ func (h *handle[T]) mustAcquire() T {
 }
 
 func (h *handle[T]) release() {
-	h.mu.Lock()
-	h.uses--
-	free := h.closed && h.uses == 0 && !h.freed
-	if free {
-		h.freed = true
-	}
-	h.mu.Unlock()
-	if free {
+	// The last use of a closed object frees it, unless close did (one CAS wins).
+	if h.state.Add(-useUnit) == closedBit && h.state.CompareAndSwap(closedBit, closedBit|freedBit) {
 		h.free()
 	}
 }
@@ -72,27 +73,21 @@ func (h *handle[T]) free() {
 
 // close marks the handle closed and frees the object unless a use is in progress.
 func (h *handle[T]) close() {
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		return
+	for {
+		s := h.state.Load()
+		if s&closedBit != 0 {
+			return
+		}
+		if h.state.CompareAndSwap(s, s|closedBit) {
+			break
+		}
 	}
-	h.closed = true
-	free := h.uses == 0
-	if free {
-		h.freed = true
-	}
-	h.mu.Unlock()
-	if free {
+	if h.state.CompareAndSwap(closedBit, closedBit|freedBit) {
 		h.free()
 	}
 }
 
-func (h *handle[T]) isClosed() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.closed
-}
+func (h *handle[T]) isClosed() bool { return h.state.Load()&closedBit != 0 }
 
 // pins collects what one call needs released afterwards: acquired handles and temporary
 // SWIG objects, undone in reverse order by done.
@@ -127,8 +122,79 @@ func setFinalizer[O interface{ Close() error }](obj O) {
 	runtime.SetFinalizer(obj, func(o O) { o.Close() })
 }
 
+// blockSize is the number of results that share one block, and its finalizer.
+const blockSize = 16
+
+// closer is *O for the types an arena holds (Value, Tensor).
+type closer[O any] interface {
+	*O
+	Close() error
+}
+
+// block holds up to blockSize results of one arena. A result is an element of the array, so
+// that it keeps the whole block reachable through its own address; the block's finalizer runs
+// once none of them is reachable (nor the arena's current block), and closes those that were
+// not closed. Until then an unclosed result stays allocated in C++ as long as another result
+// of its block is reachable: at most blockSize-1 more than a finalizer each would keep.
+type block[O any, P closer[O]] struct {
+	objs [blockSize]O
+	used int // objs handed out (written under the arena's lock; read by the finalizer alone)
+}
+
+func (b *block[O, P]) finalize() {
+	for i := 0; i < b.used; i++ {
+		P(&b.objs[i]).Close()
+	}
+}
+
+// arena hands out result objects from blocks (the zero arena is ready to use).
+type arena[O any, P closer[O]] struct {
+	mu  sync.Mutex
+	cur *block[O, P]
+}
+
+// take fills out with zero objects for the caller to initialize at once (a zero object's
+// Close does nothing). More than blockSize at a time get a finalizer each.
+func (a *arena[O, P]) take(out []P) {
+	if len(out) > blockSize {
+		for i := range out {
+			out[i] = P(new(O))
+			setFinalizer(out[i])
+		}
+		return
+	}
+	a.mu.Lock()
+	b := a.cur
+	if b == nil || b.used+len(out) > blockSize {
+		b = new(block[O, P])
+		runtime.SetFinalizer(b, (*block[O, P]).finalize)
+		a.cur = b
+	}
+	for i := range out {
+		out[i] = P(&b.objs[b.used+i])
+	}
+	b.used += len(out)
+	a.mu.Unlock()
+}
+
+// drop lets the current block go once its objects are unreachable (the owner was closed).
+func (a *arena[O, P]) drop() {
+	a.mu.Lock()
+	a.cur = nil
+	a.mu.Unlock()
+}
+
 // deleteRaw frees a SWIG object the package owns (anything else is ignored).
 func deleteRaw(r any) {
+	// The concrete types of the hot paths first: each interface case below costs a lookup.
+	switch v := r.(type) {
+	case raw.SwigcptrValue:
+		raw.Go_value_delete(int64(v)) // DeleteValue would box v in an interface again
+		return
+	case raw.SwigcptrTensor:
+		raw.DeleteTensor(v)
+		return
+	}
 	switch v := r.(type) {
 	case nil:
 	case raw.Tensor:

@@ -106,5 +106,5 @@ func (c *Context) CallHostFunction(token string, inputs []*Value, outTypes ...DT
 	if err != nil {
 		return nil, err
 	}
-	return valuesFromRaw(out), nil
+	return c.valuesFromRaw(out), nil
 }

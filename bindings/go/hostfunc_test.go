@@ -29,7 +29,7 @@ func squarePlusOne(in []*graft.Tensor) ([]*graft.Tensor, error) {
 	for i, x := range xs {
 		xs[i] = x*x + 1
 	}
-	t, err := graft.NewTensor(xs, in[0].Shape())
+	t, err := graft.NewTensorWithShape(xs, in[0].Shape())
 	if err != nil {
 		return nil, err
 	}

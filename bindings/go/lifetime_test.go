@@ -173,10 +173,10 @@ func churn(t *testing.T, round int, token string) {
 		data[i] = float32(i % 7)
 		want += data[i]
 	}
-	big := must(graft.NewTensor(data, []int64{256, 256}))
+	big := must(graft.NewTensorWithShape(data, []int64{256, 256}))
 	g := must(graft.NewGraph())
 	c := must(g.Const("c", big))
-	sum := must(g.AddOp("Sum", "s").AddInput(c).AddInput(must(g.Const("axes", must(graft.NewTensor([]int32{0, 1}, []int64{2}))))).Finish())
+	sum := must(g.AddOp("Sum", "s").AddInput(c).AddInput(must(g.Const("axes", must(graft.NewTensorWithShape([]int32{0, 1}, []int64{2}))))).Finish())
 	sess := must(graft.NewSession(g))
 	out := must(sess.Run(nil, []graft.Output{sum.Output(0)}, nil))
 	if got := must(out[0].Float32s())[0]; got != want {
@@ -199,20 +199,22 @@ func churn(t *testing.T, round int, token string) {
 	}
 }
 
+// settle runs the collector until finalizers are done and gives cached memory back.
+func settle() {
+	for i := 0; i < 10; i++ { // finalizers free more objects, whose finalizers run next
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	debug.FreeOSMemory()
+	graft.ReleaseCachedMemory() // reused tensor buffers are not leaks
+}
+
 func TestNoLeaksOverManyRounds(t *testing.T) {
 	hf := must(graft.RegisterHostFunction(uniqueToken("churn"), squarePlusOne))
 	defer hf.Close()
 	rounds := 2000
 	if n, err := strconv.Atoi(os.Getenv("GRAFT_GO_LEAK_ROUNDS")); err == nil {
 		rounds = n
-	}
-	settle := func() {
-		for i := 0; i < 10; i++ { // finalizers free more objects, whose finalizers run next
-			runtime.GC()
-			time.Sleep(10 * time.Millisecond)
-		}
-		debug.FreeOSMemory()
-		graft.ReleaseCachedMemory() // reused tensor buffers are not leaks
 	}
 	for i := 0; i < 300; i++ { // warm up: allocator pools, per-thread caches
 		churn(t, i, hf.Token())
@@ -240,5 +242,77 @@ func TestNoLeaksOverManyRounds(t *testing.T) {
 	}
 	if raw.LiveDirectors() != base {
 		t.Errorf("%d directors alive, %d before", raw.LiveDirectors(), base)
+	}
+}
+
+// The results of calls (function calls, eager ops, session runs) have no finalizer each: they
+// live in blocks of their context's or session's arena, with one finalizer a block. Dropped
+// without Close they are freed all the same, once their block is unreachable: C memory stays
+// within the arenas' current blocks (a block's worth of results each), and a result kept
+// stays usable however many of its block's neighbours went.
+func TestDroppedResultsAreFreed(t *testing.T) {
+	const n = 64 * 1024 // float32s: 256 KiB a result
+	const calls = 640   // 40 blocks of each arena
+	ctx := must(graft.NewContext())
+	var traces int32
+	f := must(graft.NewFunction("dropped", double(&traces)))
+	data := make([]float32, n)
+	for i := range data {
+		data[i] = 1
+	}
+	x := must(ctx.FromTensor(must(graft.NewTensorWithShape(data, []int64{n}))))
+	g := must(graft.NewGraph())
+	c := must(g.Const("c", must(graft.NewTensorWithShape(data, []int64{n}))))
+	neg := must(g.AddOp("Neg", "neg").AddInput(c).Finish())
+	sess := must(graft.NewSession(g))
+	must(f.Call(ctx, x))
+	settle()
+	before := raw.MallocInUse()
+
+	var kept []*graft.Value
+	var keptRuns []*graft.Tensor
+	for i := 0; i < calls; i++ {
+		y := must(f.Call(ctx, x))                                     // x + x: 2
+		z := must(ctx.Op("Mul").AddInput(x).AddInput(y[0]).Execute()) // x * y: 2
+		r := must(sess.Run(nil, []graft.Output{neg.Output(0)}, nil))  // -c: -1
+		if i%97 == 50 {
+			kept = append(kept, y[0], z[0])
+			keptRuns = append(keptRuns, r[0])
+		}
+		if i%64 == 63 {
+			runtime.GC()
+		}
+	}
+	settle()
+	during := raw.MallocInUse()
+	// Without freeing: 3 * 640 results of 256 KiB (480 MiB). What may stay: the current block of
+	// the context's arena and the session's, and the blocks of the kept results (16 results each).
+	bound := int64(2+len(kept)+len(keptRuns)) * 16 * (n * 4)
+	t.Logf("%d calls of each kind, results dropped: C heap in use %d -> %d KiB (bound %d KiB)",
+		calls, before>>10, during>>10, bound>>10)
+	if growth := during - before; growth > bound {
+		t.Errorf("C heap in use grew by %d KiB with the results dropped", growth>>10)
+	}
+	for _, v := range kept {
+		got := floatsOf(t, v)
+		if len(got) != n || got[0] != 2 || got[n-1] != 2 {
+			t.Fatalf("a kept result reads %v ... %v", got[0], got[n-1])
+		}
+	}
+	for _, r := range keptRuns {
+		if got := must(r.Float32s()); got[0] != -1 || got[n-1] != -1 {
+			t.Fatalf("a kept run result reads %v", got[0])
+		}
+	}
+	// With the owners and the kept results gone, so is everything.
+	kept, keptRuns = nil, nil
+	for _, o := range []interface{ Close() error }{x, f, ctx, sess, neg, c.Op, g} {
+		o.Close()
+	}
+	settle()
+	after := raw.MallocInUse()
+	t.Logf("all closed: C heap in use %d KiB", after>>10)
+	if growth := after - before; growth > 1<<20 {
+		t.Errorf("C heap in use grew by %d KiB after everything was dropped", growth>>10)
 	}
 }

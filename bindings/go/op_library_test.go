@@ -44,7 +44,7 @@ func TestOpLibraryZeroOutInAGraph(t *testing.T) {
 	must(graft.LoadOpLibrary(exampleOps(t)))
 	g := must(graft.NewGraph())
 	defer g.Close()
-	x := must(g.Const("x", must(graft.NewTensor([]int32{5, 3, 1, 9}, []int64{2, 2}))))
+	x := must(g.Const("x", must(graft.NewTensorWithShape([]int32{5, 3, 1, 9}, []int64{2, 2}))))
 	z := must(g.AddOp("ZeroOut", "zeroed").AddInput(x).Finish())
 	if z.Type() != "ZeroOut" {
 		t.Fatalf("op type %q", z.Type())

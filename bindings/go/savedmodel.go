@@ -43,7 +43,8 @@ func describeSignature(s raw.Signature) Signature {
 // SavedModel is a loaded SavedModel: its graph, a session with its variables restored, and
 // its signatures. Run may be called from many goroutines at once.
 type SavedModel struct {
-	h handle[raw.SavedModel]
+	h       handle[raw.SavedModel]
+	results arena[Tensor, *Tensor] // the tensors its runs return
 }
 
 // LoadSavedModel loads the SavedModel in dir with the meta graph of tags (none: "serve").
@@ -78,6 +79,7 @@ func SavedModelTags(dir string) ([][]string, error) {
 // Close frees the model (its graph and session stay usable while they are referenced).
 func (m *SavedModel) Close() error {
 	m.h.close()
+	m.results.drop()
 	return nil
 }
 
@@ -134,7 +136,7 @@ func (m *SavedModel) Run(signature string, inputs map[string]*Tensor, outputKeys
 	if err != nil {
 		return nil, err
 	}
-	return tensorsFromRaw(out), nil
+	return tensorsFromRaw(&m.results, out), nil
 }
 
 // Graph returns the model's graph.

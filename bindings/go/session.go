@@ -13,7 +13,8 @@ import (
 
 // Session runs a graph. Run may be called from many goroutines at once.
 type Session struct {
-	h handle[raw.Session]
+	h       handle[raw.Session]
+	results arena[Tensor, *Tensor] // the tensors its runs return
 }
 
 type sessionOptions struct {
@@ -88,6 +89,7 @@ func NewSession(g *Graph, opts ...SessionOption) (*Session, error) {
 // Close frees the session.
 func (s *Session) Close() error {
 	s.h.close()
+	s.results.drop()
 	return nil
 }
 
@@ -219,14 +221,16 @@ func (s *Session) run(ctx context.Context, feeds map[Output]*Tensor, fetches []O
 		return nil, stats, err
 	}
 	stats = RunStats{PeakBytes: rs.Last_peak_bytes(), OpsRun: rs.Last_ops_run()}
-	return tensorsFromRaw(result), stats, nil
+	return tensorsFromRaw(&s.results, result), stats, nil
 }
 
-func tensorsFromRaw(v raw.TensorVector) []*Tensor {
+// tensorsFromRaw wraps a run's results (freeing the vector) in Tensors of the arena a.
+func tensorsFromRaw(a *arena[Tensor, *Tensor], v raw.TensorVector) []*Tensor {
 	defer raw.DeleteTensorVector(v)
 	out := make([]*Tensor, v.Size())
-	for i := range out {
-		out[i] = newTensor(raw.NewTensor__SWIG_1(v.Get(i)))
+	a.take(out)
+	for i, t := range out {
+		t.h.init("Tensor", raw.NewTensor__SWIG_1(v.Get(i)))
 	}
 	return out
 }

@@ -1,4 +1,5 @@
-// tensor.go: dense tensors (graft_tensor), made from and read into Go slices.
+// tensor.go: dense tensors (graft_tensor), made from and read into Go slices (flat ones with
+// a shape here; nested ones, tensorflow/go's NewTensor and Value, in tensor_value.go).
 
 package graft
 
@@ -61,9 +62,10 @@ func newTensor(r raw.Tensor) *Tensor {
 	return t
 }
 
-// NewTensor returns a tensor holding a copy of data (row-major) with shape dims: (data, shape)
-// as in every binding (Python's constant(value, shape=...), Ruby's tensor(data, shape:)).
-func NewTensor[T Element](data []T, dims []int64) (*Tensor, error) {
+// NewTensorWithShape returns a tensor holding a copy of data (row-major) with shape dims:
+// (data, shape) as in every binding (Python's constant(value, shape=...), Ruby's tensor(data,
+// shape:)). NewTensor infers the shape of nested slices instead.
+func NewTensorWithShape[T Element](data []T, dims []int64) (*Tensor, error) {
 	var b []byte
 	if len(data) > 0 {
 		b = unsafe.Slice((*byte)(unsafe.Pointer(&data[0])), len(data)*int(unsafe.Sizeof(data[0])))
@@ -72,7 +74,7 @@ func NewTensor[T Element](data []T, dims []int64) (*Tensor, error) {
 }
 
 // Scalar returns a rank-0 tensor holding v.
-func Scalar[T Element](v T) (*Tensor, error) { return NewTensor([]T{v}, []int64{}) }
+func Scalar[T Element](v T) (*Tensor, error) { return NewTensorWithShape([]T{v}, []int64{}) }
 
 // NewTensorFromBytes returns a tensor of dtype holding a copy of data, the elements' bytes in
 // row-major order, with shape dims.
@@ -87,8 +89,9 @@ func NewTensorFromBytes(dtype DType, data []byte, dims []int64) (*Tensor, error)
 	return newTensor(r), nil
 }
 
-// NewStringTensor returns a tensor of strings (each any bytes) of shape dims.
-func NewStringTensor(dims []int64, data []string) (*Tensor, error) {
+// NewStringTensor returns a tensor of shape dims holding data, strings of any bytes (data then
+// shape, as every constructor).
+func NewStringTensor(data []string, dims []int64) (*Tensor, error) {
 	v := newStringVector(data)
 	defer raw.DeleteStringVector(v)
 	r, err := get(func() raw.Tensor { return raw.TensorFrom_strings(dims, v) })

@@ -14,22 +14,22 @@ import (
 )
 
 func TestTensorsOfEachElementType(t *testing.T) {
-	i8 := must(graft.NewTensor([]int8{-1, 0, 1}, []int64{3}))
+	i8 := must(graft.NewTensorWithShape([]int8{-1, 0, 1}, []int64{3}))
 	if i8.DType() != graft.Int8 || i8.ByteSize() != 3 {
 		t.Fatalf("%v, %d bytes", i8, i8.ByteSize())
 	}
 	if got := must(graft.TensorData[int8](i8)); !reflect.DeepEqual(got, []int8{-1, 0, 1}) {
 		t.Fatalf("int8 data %v", got)
 	}
-	f64 := must(graft.NewTensor([]float64{0.5, -2}, []int64{2, 1}))
+	f64 := must(graft.NewTensorWithShape([]float64{0.5, -2}, []int64{2, 1}))
 	if got := must(f64.Float64s()); !reflect.DeepEqual(got, []float64{0.5, -2}) || f64.String() != "Tensor<float64 [2 1]>" {
 		t.Fatalf("%v holds %v", f64, got)
 	}
-	b := must(graft.NewTensor([]bool{true, false}, []int64{2}))
+	b := must(graft.NewTensorWithShape([]bool{true, false}, []int64{2}))
 	if got := must(graft.TensorData[bool](b)); !reflect.DeepEqual(got, []bool{true, false}) || b.DType() != graft.Bool {
 		t.Fatalf("bool data %v", got)
 	}
-	c := must(graft.NewTensor([]complex128{complex(1, 2)}, []int64{1}))
+	c := must(graft.NewTensorWithShape([]complex128{complex(1, 2)}, []int64{1}))
 	if got := must(graft.TensorData[complex128](c)); got[0] != complex(1, 2) {
 		t.Fatalf("complex data %v", got)
 	}
@@ -46,24 +46,24 @@ func TestTensorsOfEachElementType(t *testing.T) {
 		t.Fatalf("bytes %v", got)
 	}
 	// Strings may hold any bytes, NUL included.
-	strs := must(graft.NewStringTensor([]int64{3}, []string{"a", "", "x\x00y"}))
+	strs := must(graft.NewStringTensor([]string{"a", "", "x\x00y"}, []int64{3}))
 	if got := must(strs.Strings()); !reflect.DeepEqual(got, []string{"a", "", "x\x00y"}) || strs.DType() != graft.String {
 		t.Fatalf("strings %q", got)
 	}
 }
 
 func TestTensorErrors(t *testing.T) {
-	f := must(graft.NewTensor([]float32{1, 2}, []int64{2}))
+	f := must(graft.NewTensorWithShape([]float32{1, 2}, []int64{2}))
 	if _, err := f.Int32s(); !errors.Is(err, graft.ErrDType) {
 		t.Fatalf("reading float32 as int32: %v", err)
 	}
 	if _, err := f.Strings(); !errors.Is(err, graft.ErrDType) {
 		t.Fatalf("reading float32 as strings: %v", err)
 	}
-	if _, err := graft.NewTensor([]float32{1, 2}, []int64{3}); err == nil {
+	if _, err := graft.NewTensorWithShape([]float32{1, 2}, []int64{3}); err == nil {
 		t.Fatal("3 elements from 2 values")
 	}
-	if _, err := graft.NewTensor([]float32{}, []int64{2}); !errors.Is(err, graft.ErrInvalid) {
+	if _, err := graft.NewTensorWithShape([]float32{}, []int64{2}); !errors.Is(err, graft.ErrInvalid) {
 		t.Fatalf("no data: %v", err)
 	}
 	if _, err := graft.Zeros(graft.DType(999), 1); err == nil {

@@ -1,5 +1,6 @@
-// examples/go/main.go: the Go binding in a short program: a graph with a MatMul run in a
-// session, then a Go closure traced into a function and called with two shapes.
+// examples/go/main.go: the Go binding in a short program: a graph with a MatMul built through
+// a scope from nested slices and run in a session, then a Go closure traced into a function and
+// called with two shapes.
 //
 // Built inside the binding's module in the build tree (bindings/go/CMakeLists.txt):
 //
@@ -19,19 +20,21 @@ func matmul() error {
 		return err
 	}
 	defer g.Close()
-	a, err := graft.NewTensor([]float32{1, 2, 3, 4, 5, 6}, []int64{2, 3})
+	// The ops go in through a scope: named "layer/x", "layer/w", "layer/mm".
+	layer := graft.NewScope(g).SubScope("layer")
+	a, err := graft.NewTensor([][]float32{{1, 2, 3}, {4, 5, 6}}) // shape [2 3], from the nesting
 	if err != nil {
 		return err
 	}
-	x, err := g.Placeholder("x", graft.Float32, graft.MakeShape(-1, 2))
+	x, err := layer.Placeholder("x", graft.Float32, graft.MakeShape(-1, 2))
 	if err != nil {
 		return err
 	}
-	w, err := g.Const("w", a)
+	w, err := layer.Const("w", a)
 	if err != nil {
 		return err
 	}
-	mm, err := g.AddOp("MatMul", "mm").AddInput(x).AddInput(w).Finish()
+	mm, err := layer.AddOp("MatMul", "mm").AddInput(x).AddInput(w).Finish()
 	if err != nil {
 		return err
 	}
@@ -40,7 +43,7 @@ func matmul() error {
 		return err
 	}
 	defer sess.Close()
-	in, err := graft.NewTensor([]float32{1, 10}, []int64{1, 2})
+	in, err := graft.NewTensorWithShape([]float32{1, 10}, []int64{1, 2}) // flat data and a shape
 	if err != nil {
 		return err
 	}
@@ -53,6 +56,11 @@ func matmul() error {
 		return err
 	}
 	fmt.Printf("matmul %v x %v = %v %v\n", in.Shape(), a.Shape(), out[0].Shape(), values)
+	nested, err := out[0].Value()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s as a Go value: %v\n", mm.Name(), nested)
 	return nil
 }
 
