@@ -14,8 +14,56 @@
  *   - names: methods and fields are lowerCamelCase (to_floats -> toFloats);
  *   - the idiomatic additions of bindings/java/src/dev/graft/ (Function.trace with lambdas,
  *     HostFunctions, fluent OpBuilder/OpCall, Session.Options, equals/hashCode/toString) are spliced into the
- *     proxies below; the classes they use are hand-written in that directory.
+ *     proxies below; the classes they use are hand-written in that directory;
+ *   - the public surface: only the proxies listed under "The public surface" are public classes,
+ *     with the hand-written ones; SWIG's JNI class, module class, constants interface, vector
+ *     classes, directors and pointer wrappers are package-private, as are every proxy's pointer
+ *     constructor, getCPtr and delete (close() is the public way to free).
  */
+
+/* ---- The public surface -------------------------------------------------------------------- */
+
+/* Every class SWIG makes is package-private unless listed here: a new class of graft.hpp stays
+ * out of the public API until it is designed in. */
+%typemap(javaclassmodifiers) SWIGTYPE, SWIGTYPE *, SWIGTYPE &, SWIGTYPE &&, SWIGTYPE [], SWIGTYPE (CLASS::*) "class"
+%pragma(java) jniclassclassmodifiers="final class"
+%pragma(java) moduleclassmodifiers="final class"
+/* The constants interface (graft_swigConstants) has no such pragma: SWIG writes it "public
+ * interface" always, so CMakeLists.txt's jar rule rewrites that line (hide_constants.cmake). */
+
+%define GRAFT_JAVA_PUBLIC(CLASS)
+%typemap(javaclassmodifiers) CLASS "public class"
+%enddef
+GRAFT_JAVA_PUBLIC(graft::Tensor)
+GRAFT_JAVA_PUBLIC(graft::Shape)
+GRAFT_JAVA_PUBLIC(graft::Output)
+GRAFT_JAVA_PUBLIC(graft::Operation)
+GRAFT_JAVA_PUBLIC(graft::Graph)
+GRAFT_JAVA_PUBLIC(graft::OpBuilder)
+GRAFT_JAVA_PUBLIC(graft::Session)
+GRAFT_JAVA_PUBLIC(graft::Callable)
+GRAFT_JAVA_PUBLIC(graft::Cancellation)
+GRAFT_JAVA_PUBLIC(graft::CollectionItem)
+GRAFT_JAVA_PUBLIC(graft::ImportResult)
+GRAFT_JAVA_PUBLIC(graft::Library)
+GRAFT_JAVA_PUBLIC(graft::DeviceInfo)
+GRAFT_JAVA_PUBLIC(graft::SavedModel)
+GRAFT_JAVA_PUBLIC(graft::Signature)
+GRAFT_JAVA_PUBLIC(graft::SignatureTensor)
+GRAFT_JAVA_PUBLIC(graft::Context)
+GRAFT_JAVA_PUBLIC(graft::Value)
+GRAFT_JAVA_PUBLIC(graft::ArgList)
+GRAFT_JAVA_PUBLIC(graft::OpCall)
+GRAFT_JAVA_PUBLIC(graft::TensorSpec)
+GRAFT_JAVA_PUBLIC(graft::Function)
+GRAFT_JAVA_PUBLIC(graft::ConcreteFunction)
+GRAFT_JAVA_PUBLIC(graft::GradientTape)
+
+/* Public methods of public classes that take or give a hidden class are hidden with them. */
+%javamethodmodifiers graft::ArgList::get "";                 /* an Arg: value(i) and object(i) read it */
+%javamethodmodifiers graft::Function::call_values "";        /* a FunctionCall */
+%javamethodmodifiers graft::Context::cond "";                /* TraceBody directors: the TraceFn overloads */
+%javamethodmodifiers graft::Context::while_loop "";
 
 /* ---- Errors ------------------------------------------------------------------------------- */
 
@@ -74,21 +122,21 @@ static void graft_java_throw(JNIEnv *jenv, int code, const char *message) {
 
 %typemap(javabody) SWIGTYPE %{
   private transient long swigCPtr;
-  protected transient boolean swigCMemOwn;
+  transient boolean swigCMemOwn;
   private transient NativeHandle swigHandle;
 
-  protected $javaclassname(long cPtr, boolean cMemoryOwn) {
+  $javaclassname(long cPtr, boolean cMemoryOwn) {
     swigCMemOwn = cMemoryOwn;
     swigCPtr = cPtr;
     if (cMemoryOwn && cPtr != 0)
       swigHandle = NativeHandle.register(this, cPtr, $imclassname::delete_$javaclassname);
   }
 
-  protected static long getCPtr($javaclassname obj) {
+  static long getCPtr($javaclassname obj) {
     return (obj == null) ? 0 : obj.swigCPtr;
   }
 
-  protected static long swigRelease($javaclassname obj) {
+  static long swigRelease($javaclassname obj) {
     long ptr = 0;
     if (obj != null) {
       if (!obj.swigCMemOwn)
@@ -111,7 +159,7 @@ static void graft_java_throw(JNIEnv *jenv, int code, const char *message) {
   }
 %}
 
-%typemap(javadestruct, methodname="delete", methodmodifiers="public synchronized", parameters="") SWIGTYPE {
+%typemap(javadestruct, methodname="delete", methodmodifiers="synchronized", parameters="") SWIGTYPE {
     if (swigCPtr != 0) {
       if (swigHandle != null) {
         if (swigCMemOwn)
@@ -327,6 +375,7 @@ GRAFT_JAVA_LIST(graft::SignatureTensor, SignatureTensor, SignatureTensorVector)
 GRAFT_JAVA_LIST(graft::DeviceInfo, DeviceInfo, DeviceInfoVector)
 GRAFT_JAVA_LIST(std::vector<std::string>, java.util.List<String>, StringVectorVector)
 GRAFT_JAVA_LIST(std::vector<graft::Output>, java.util.List<Output>, OutputVectorVector)
+GRAFT_JAVA_LIST(std::vector<graft::Value>, java.util.List<Value>, ValueVectorVector)
 
 /* ---- Bytes: byte[] ------------------------------------------------------------------------- */
 
@@ -358,7 +407,7 @@ GRAFT_JAVA_LIST(std::vector<graft::Output>, java.util.List<Output>, OutputVector
 
 /* Callbacks must stay referenced while C++ may call them: these are reached through the
  * idiomatic methods (Function.trace, HostFunctions, Graph.pushDeviceFunction) that keep them. */
-%javamethodmodifiers graft::Function::Function "protected";
+%javamethodmodifiers graft::Function::Function "";
 %javamethodmodifiers graft::HostFunction::register_function "protected";
 %javamethodmodifiers graft::HostFunction::unregister_function "protected";
 %rename(pushDeviceFunctionRaw) graft::Graph::push_device_function;
@@ -443,26 +492,165 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
 
 /* ---- Idiomatic additions to the proxies ---------------------------------------------------- */
 
+/*
+ * Tensors: every public factory takes (data, shape[, dtype]), as Context's do; the layer's
+ * (dims, data) ones are renamed *Raw and kept private. n-d Java arrays go in through
+ * fromArray and come out through toArray / copyTo (NdArrays.java).
+ */
+%rename(fromFloatsRaw) graft::Tensor::from_floats;
+%rename(fromDoublesRaw) graft::Tensor::from_doubles;
+%rename(fromInt32sRaw) graft::Tensor::from_int32s;
+%rename(fromInt64sRaw) graft::Tensor::from_int64s;
+%rename(fromStringsRaw) graft::Tensor::from_strings;
+%rename(fromBytesRaw) graft::Tensor::from_bytes;
+%rename(zerosRaw) graft::Tensor::zeros;
+%javamethodmodifiers graft::Tensor::from_floats "private";
+%javamethodmodifiers graft::Tensor::from_doubles "private";
+%javamethodmodifiers graft::Tensor::from_int32s "private";
+%javamethodmodifiers graft::Tensor::from_int64s "private";
+%javamethodmodifiers graft::Tensor::from_strings "private";
+%javamethodmodifiers graft::Tensor::from_bytes "private";
+%javamethodmodifiers graft::Tensor::zeros "private";
+
 %extend graft::Tensor {
 %proxycode %{
+  /** A float32 tensor of shape with data's elements (row-major). */
+  public static Tensor fromFloats(float[] data, long[] shape) {
+    return fromFloatsRaw(shape, data);
+  }
+
+  /** A float64 tensor of shape with data's elements (row-major). */
+  public static Tensor fromDoubles(double[] data, long[] shape) {
+    return fromDoublesRaw(shape, data);
+  }
+
+  /** An int32 tensor of shape with data's elements (row-major). */
+  public static Tensor fromInt32s(int[] data, long[] shape) {
+    return fromInt32sRaw(shape, data);
+  }
+
+  /** An int64 tensor of shape with data's elements (row-major). */
+  public static Tensor fromInt64s(long[] data, long[] shape) {
+    return fromInt64sRaw(shape, data);
+  }
+
+  /** A string tensor of shape with data's elements (row-major; UTF-8). */
+  public static Tensor fromStrings(java.util.List<String> data, long[] shape) {
+    return fromStringsRaw(shape, data);
+  }
+
+  /**
+   * A tensor of dtype and shape whose elements are data's bytes, as the C API lays them out
+   * (little-endian, row-major); e.g. uint8 data: {@code fromBytes(bytes, shape, DType.UINT8)}.
+   */
+  public static Tensor fromBytes(byte[] data, long[] shape, int dtype) {
+    return fromBytesRaw(dtype, shape, data);
+  }
+
+  /** A tensor of shape and dtype filled with zeros. */
+  public static Tensor zeros(long[] shape, int dtype) {
+    return zerosRaw(dtype, shape);
+  }
+
   /** A float32 scalar. */
   public static Tensor scalar(float v) {
-    return fromFloats(new long[0], new float[] {v});
+    return fromFloatsRaw(new long[0], new float[] {v});
   }
 
   /** A float64 scalar. */
   public static Tensor scalar(double v) {
-    return fromDoubles(new long[0], new double[] {v});
+    return fromDoublesRaw(new long[0], new double[] {v});
   }
 
   /** An int32 scalar. */
   public static Tensor scalar(int v) {
-    return fromInt32s(new long[0], new int[] {v});
+    return fromInt32sRaw(new long[0], new int[] {v});
   }
 
   /** An int64 scalar. */
   public static Tensor scalar(long v) {
-    return fromInt64s(new long[0], new long[] {v});
+    return fromInt64sRaw(new long[0], new long[] {v});
+  }
+
+  /**
+   * A tensor of an n-d Java array, its shape the array's nesting and its dtype the elements':
+   * float[]... FLOAT32, double FLOAT64, int INT32, long INT64, boolean BOOL, byte UINT8 (bit
+   * for bit), String STRING; a boxed scalar (Float, ..., or a String) is a tensor of rank 0.
+   * {@code Tensor.fromArray(new float[][] {{1, 2, 3}, {4, 5, 6}})} is float32 of shape [2, 3].
+   * Throws IllegalArgumentException naming the dimension and where for a ragged array (or a
+   * null sub-array), and for other element types.
+   */
+  public static Tensor fromArray(Object array) {
+    return fromFlat(NdArrays.flatten(array), DType.INVALID);
+  }
+
+  /**
+   * fromArray converting the elements to dtype by the C API's rule (convert_to_tensor: each
+   * element must fit dtype, else GraftException): {@code fromArray(new double[][] {...},
+   * DType.FLOAT32)}, {@code fromArray(new int[] {1, 2}, DType.INT64)}. byte elements are
+   * unsigned (uint8) but for dtype INT8.
+   */
+  public static Tensor fromArray(Object array, int dtype) {
+    return fromFlat(NdArrays.flatten(array), dtype);
+  }
+
+  /* dtype INVALID: the elements' own dtype. */
+  private static Tensor fromFlat(NdArrays.Flat f, int dtype) {
+    Object d = f.data;
+    long[] shape = f.shape;
+    if (dtype == DType.INVALID || dtype == f.dtype()) {
+      if (d instanceof float[]) return fromFloatsRaw(shape, (float[]) d);
+      if (d instanceof double[]) return fromDoublesRaw(shape, (double[]) d);
+      if (d instanceof int[]) return fromInt32sRaw(shape, (int[]) d);
+      if (d instanceof long[]) return fromInt64sRaw(shape, (long[]) d);
+      if (d instanceof byte[]) return fromBytesRaw(DType.UINT8, shape, (byte[]) d);
+      if (d instanceof boolean[]) return fromHostBools((boolean[]) d, shape, DType.BOOL);
+      return fromStringsRaw(shape, java.util.Arrays.asList((String[]) d));
+    }
+    if (d instanceof float[]) return fromHostDoubles(NdArrays.widen((float[]) d), shape, dtype);
+    if (d instanceof double[]) return fromHostDoubles((double[]) d, shape, dtype);
+    if (d instanceof int[]) return fromHostInts(NdArrays.widen((int[]) d), shape, dtype);
+    if (d instanceof long[]) return fromHostInts((long[]) d, shape, dtype);
+    if (d instanceof byte[]) return fromHostInts(NdArrays.widen((byte[]) d, dtype == DType.INT8), shape, dtype);
+    if (d instanceof boolean[]) return fromHostBools((boolean[]) d, shape, dtype);
+    return fromHostStrings(java.util.Arrays.asList((String[]) d), shape, dtype);
+  }
+
+  /* The elements flat, as an array of the dtype's Java element type (NdArrays.elementType). */
+  Object flatElements() {
+    int dt = dtype();
+    NdArrays.elementType(dt); // GRAFT_EDTYPE for a dtype with none
+    if (dt == DType.FLOAT32) return toFloats();
+    if (dt == DType.FLOAT64) return toDoubles();
+    if (dt == DType.INT32) return toInt32s();
+    if (dt == DType.INT64) return toInt64s();
+    if (dt == DType.BOOL) return NdArrays.bools(bytes()); // a bool is one byte (DType.size(BOOL) == 1)
+    if (dt == DType.STRING) return toStrings().toArray(new String[0]);
+    return bytes(); // uint8, int8
+  }
+
+  /**
+   * The elements as an n-d Java array of the tensor's shape: {@code float[][] m = (float[][])
+   * t.toArray()} for a float32 matrix (element types as fromArray's; int8 gives byte too). A
+   * scalar (rank 0) gives its value boxed (a Float, ..., a String). Throws GraftException
+   * (GRAFT_EDTYPE) for a dtype with no Java element type (float16, complex64, ...).
+   */
+  public Object toArray() {
+    int dt = dtype();
+    return NdArrays.unflatten(flatElements(), NdArrays.elementType(dt), shape());
+  }
+
+  /**
+   * Copies the elements into dst, an n-d array of the tensor's shape and element type (as
+   * TensorFlow Java's copyTo), and returns it: {@code float[][] m = t.copyTo(new float[2][3])}.
+   * Throws IllegalArgumentException, leaving dst as it was, when its element type, rank or a
+   * dimension differ (naming which), GraftException (GRAFT_EDTYPE) as toArray.
+   */
+  public <T> T copyTo(T dst) {
+    long[] shape = shape();
+    NdArrays.checkDestination(dtype(), shape, dst);
+    NdArrays.fill(flatElements(), shape, dst);
+    return dst;
   }
 
   @Override
@@ -623,6 +811,10 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
 %}
 }
 
+/* Session.run gives a Result (Result.java); the layer's positional run is runRaw. */
+%rename(runRaw) graft::Session::run;
+%javamethodmodifiers graft::Session::run "private";
+
 %extend graft::Session {
 %proxycode %{
   /**
@@ -659,7 +851,16 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
       return this;
     }
 
-    /** The graph rewrites turned off: graft_swig.GRAFT_REWRITE_* bits. */
+    /** Constant folding, a bit of disabledRewrites. */
+    public static final long REWRITE_CONSTANT_FOLDING = graft_swig.GRAFT_REWRITE_CONSTANT_FOLDING;
+    /** Common subexpression elimination, a bit of disabledRewrites. */
+    public static final long REWRITE_COMMON_SUBEXPRESSIONS = graft_swig.GRAFT_REWRITE_COMMON_SUBEXPRESSIONS;
+    /** Identity removal, a bit of disabledRewrites. */
+    public static final long REWRITE_IDENTITY_REMOVAL = graft_swig.GRAFT_REWRITE_IDENTITY_REMOVAL;
+    /** Op fusion, a bit of disabledRewrites. */
+    public static final long REWRITE_FUSION = graft_swig.GRAFT_REWRITE_FUSION;
+
+    /** The graph rewrites turned off: REWRITE_* bits, or'ed. */
     public Options disabledRewrites(long disabledRewrites) {
       this.disabledRewrites = disabledRewrites;
       return this;
@@ -726,20 +927,20 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
     }
   }
 
-  /** Runs the graph for fetches, with no feeds. */
-  public java.util.List<Tensor> run(java.util.List<Output> fetches) {
-    return run(fetches, java.util.List.of(), java.util.List.of(), java.util.List.of());
+  /** Runs the graph for fetches, with no feeds: {@code float[] y = s.run(List.of(y)).get(0).toFloats()}. */
+  public Result run(java.util.List<Output> fetches) {
+    return run(fetches, java.util.Map.of(), java.util.List.of(), 0, null);
   }
 
   /** Runs the graph for fetches, feeding each key of feeds with its tensor. */
-  public java.util.List<Tensor> run(java.util.List<Output> fetches, java.util.Map<Output, Tensor> feeds) {
-    java.util.List<Output> keys = new java.util.ArrayList<>(feeds.size());
-    java.util.List<Tensor> values = new java.util.ArrayList<>(feeds.size());
-    for (java.util.Map.Entry<Output, Tensor> e : feeds.entrySet()) {
-      keys.add(e.getKey());
-      values.add(e.getValue());
-    }
-    return run(fetches, keys, values, java.util.List.of());
+  public Result run(java.util.List<Output> fetches, java.util.Map<Output, Tensor> feeds) {
+    return run(fetches, feeds, java.util.List.of(), 0, null);
+  }
+
+  /** Runs the graph for fetches with feeds, also running targets (ops whose outputs are not fetched). */
+  public Result run(java.util.List<Output> fetches, java.util.Map<Output, Tensor> feeds,
+                    java.util.List<Operation> targets) {
+    return run(fetches, feeds, targets, 0, null);
   }
 
   /**
@@ -747,16 +948,180 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
    * timeoutMs milliseconds have passed (0: no deadline) or GRAFT_ECANCELLED once cancellation
    * (null: none) is cancelled, from any thread; the session stays usable either way.
    */
-  public java.util.List<Tensor> run(java.util.List<Output> fetches, java.util.Map<Output, Tensor> feeds,
-                                    long timeoutMs, Cancellation cancellation) {
+  public Result run(java.util.List<Output> fetches, java.util.Map<Output, Tensor> feeds, long timeoutMs,
+                    Cancellation cancellation) {
+    return run(fetches, feeds, java.util.List.of(), timeoutMs, cancellation);
+  }
+
+  /**
+   * The general run: the tensors of fetches (a Result, in their order and named by them:
+   * {@code get("y:0")}), feeding each key of feeds with its tensor and running targets too;
+   * timeoutMs and cancellation as above.
+   */
+  public Result run(java.util.List<Output> fetches, java.util.Map<Output, Tensor> feeds,
+                    java.util.List<Operation> targets, long timeoutMs, Cancellation cancellation) {
     java.util.List<Output> keys = new java.util.ArrayList<>(feeds.size());
     java.util.List<Tensor> values = new java.util.ArrayList<>(feeds.size());
     for (java.util.Map.Entry<Output, Tensor> e : feeds.entrySet()) {
       keys.add(e.getKey());
       values.add(e.getValue());
     }
-    return run(fetches, keys, values, java.util.List.of(), timeoutMs, cancellation);
+    java.util.List<Tensor> out = runRaw(fetches, keys, values, targets, timeoutMs, cancellation);
+    try {
+      return new Result(out, Result.outputNames(fetches));
+    } catch (RuntimeException e) {
+      Result.closeAll(out, e);
+      throw e;
+    }
   }
+%}
+}
+
+/* Callable.run gives a Result too, named by the callable's fetches (kept when it is made). */
+%rename(runRaw) graft::Callable::run;
+%javamethodmodifiers graft::Callable::run "private";
+/* "fetches" is the constructor's parameter (graft.hpp's name for it). */
+%typemap(javaconstruct) graft::Callable {
+    this($imcall, true);
+    swigOutputNames = Result.outputNames(fetches);
+  }
+
+%extend graft::Callable {
+%proxycode %{
+  private java.util.List<String> swigOutputNames = java.util.List.of();
+
+  /** Runs with feedValues, one per feed of the callable, in their order. */
+  public Result run(java.util.List<Tensor> feedValues) {
+    return run(feedValues, 0, null);
+  }
+
+  /** run with a timeout (0: none) and a cancellation token (null: none), as Session.run's. */
+  public Result run(java.util.List<Tensor> feedValues, long timeoutMs, Cancellation cancellation) {
+    java.util.List<Tensor> out = runRaw(feedValues, timeoutMs, cancellation);
+    return new Result(out, swigOutputNames);
+  }
+%}
+}
+
+/* SavedModel.run by signature input names (as Python's and Ruby's), giving a Result named by
+ * the signature's output keys. */
+%rename(runRaw) graft::SavedModel::run;
+%javamethodmodifiers graft::SavedModel::run "private";
+
+%extend graft::SavedModel {
+%proxycode %{
+  /** The model in dir tagged tags, "serve" when none are given (TensorFlow Java's SavedModelBundle.load). */
+  public static SavedModel load(String dir, String... tags) {
+    return new SavedModel(dir, java.util.Arrays.asList(tags));
+  }
+
+  /**
+   * Runs the signature "serving_default" with inputs (input key => tensor), fetching all its
+   * outputs: {@code try (Result r = model.run(Map.of("x", x))) { r.get("y") ... }}.
+   */
+  public Result run(java.util.Map<String, Tensor> inputs) {
+    return run("serving_default", inputs, null, 0, null);
+  }
+
+  /** Runs signature with inputs (input key => tensor), fetching all its outputs. */
+  public Result run(String signature, java.util.Map<String, Tensor> inputs) {
+    return run(signature, inputs, null, 0, null);
+  }
+
+  /** Runs signature with inputs, fetching the outputs of outputKeys (null: all), in that order. */
+  public Result run(String signature, java.util.Map<String, Tensor> inputs, java.util.List<String> outputKeys) {
+    return run(signature, inputs, outputKeys, 0, null);
+  }
+
+  /**
+   * Runs signature with inputs (input key => tensor), fetching the outputs of outputKeys (null:
+   * all the signature's, in its order); timeoutMs (0: none) and cancellation (null: none) as
+   * Session.run's. The Result is named by the output keys. Throws GraftException
+   * (GRAFT_ENOTFOUND) for a signature the model lacks, IllegalArgumentException naming an input
+   * or output key the signature lacks (and the keys it has).
+   */
+  public Result run(String signature, java.util.Map<String, Tensor> inputs, java.util.List<String> outputKeys,
+                    long timeoutMs, Cancellation cancellation) {
+    java.util.List<String> inputKeys = new java.util.ArrayList<>(inputs.size());
+    java.util.List<Tensor> values = new java.util.ArrayList<>(inputs.size());
+    java.util.List<String> known = new java.util.ArrayList<>();
+    java.util.List<String> outputs = new java.util.ArrayList<>();
+    try (Signature sig = signature(signature)) {
+      for (SignatureTensor t : sig.inputs()) {
+        known.add(t.getKey());
+        t.close();
+      }
+      for (SignatureTensor t : sig.outputs()) {
+        outputs.add(t.getKey());
+        t.close();
+      }
+    }
+    for (java.util.Map.Entry<String, Tensor> e : inputs.entrySet()) {
+      if (!known.contains(e.getKey())) {
+        throw new IllegalArgumentException("graft: signature '" + signature + "' has no input '" + e.getKey()
+            + "' (it has " + known + ")");
+      }
+      inputKeys.add(e.getKey());
+      values.add(e.getValue());
+    }
+    if (outputKeys != null) {
+      for (String key : outputKeys) {
+        if (!outputs.contains(key)) {
+          throw new IllegalArgumentException("graft: signature '" + signature + "' has no output '" + key
+              + "' (it has " + outputs + ")");
+        }
+      }
+      outputs = new java.util.ArrayList<>(outputKeys);
+    }
+    return new Result(runRaw(signature, inputKeys, values, outputs, timeoutMs, cancellation), outputs);
+  }
+
+  /** The names of the model's signatures, in its order. */
+  public java.util.List<String> signatureNames() {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (Signature s : signatures()) {
+      names.add(s.getName());
+      s.close();
+    }
+    return names;
+  }
+%}
+}
+
+/* TensorSpec(shape, dtype[, name]): shape before dtype, as every factory here and TensorFlow's
+ * tf.TensorSpec(shape, dtype, name). */
+%javamethodmodifiers graft::TensorSpec::TensorSpec(int, const Shape &, const std::string &) "";
+
+%extend graft::TensorSpec {
+%proxycode %{
+  /** A spec of shape and dtype for an input named name ("" for none). */
+  public TensorSpec(Shape shape, int dtype, String name) {
+    this(dtype, shape, name);
+  }
+
+  /** A spec of shape and dtype. */
+  public TensorSpec(Shape shape, int dtype) {
+    this(dtype, shape, "");
+  }
+
+  @Override
+  public String toString() {
+    if (isClosed()) return "TensorSpec(closed)";
+    return "TensorSpec(" + shape() + ", " + DType.name(getDtype()) + (getName().isEmpty() ? "" : ", " + getName()) + ")";
+  }
+%}
+}
+
+%extend graft::CollectionItem {
+%proxycode %{
+  /** getKind() of an op. */
+  public static final int OP = graft_swig.GRAFT_ITEM_OP;
+  /** getKind() of a tensor (an Output). */
+  public static final int TENSOR = graft_swig.GRAFT_ITEM_TENSOR;
+  /** getKind() of a string. */
+  public static final int STRING = graft_swig.GRAFT_ITEM_STRING;
+  /** getKind() of a host value (an id and a name). */
+  public static final int VALUE = graft_swig.GRAFT_ITEM_VALUE;
 %}
 }
 
@@ -823,6 +1188,20 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
   public long[] toInt64s() {
     try (Tensor t = toTensor()) {
       return t.toInt64s();
+    }
+  }
+
+  /** A concrete value's elements as an n-d Java array of its shape (Tensor.toArray). */
+  public Object toArray() {
+    try (Tensor t = toTensor()) {
+      return t.toArray();
+    }
+  }
+
+  /** Copies a concrete value's elements into dst and returns it (Tensor.copyTo). */
+  public <T> T copyTo(T dst) {
+    try (Tensor t = toTensor()) {
+      return t.copyTo(dst);
     }
   }
 
@@ -897,6 +1276,44 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
   public java.util.List<Value> whileLoop(TraceFn condFn, TraceFn bodyFn, java.util.List<Value> loopVars) {
     try (ClosureTraceBody c = new ClosureTraceBody(condFn); ClosureTraceBody b = new ClosureTraceBody(bodyFn)) {
       return whileLoop(c, b, loopVars);
+    }
+  }
+
+  /** whileLoop with a shape invariant per loop variable. */
+  public java.util.List<Value> whileLoop(TraceFn condFn, TraceFn bodyFn, java.util.List<Value> loopVars,
+                                         java.util.List<Shape> shapeInvariants) {
+    try (ClosureTraceBody c = new ClosureTraceBody(condFn); ClosureTraceBody b = new ClosureTraceBody(bodyFn)) {
+      return whileLoop(c, b, loopVars, shapeInvariants);
+    }
+  }
+
+  /**
+   * A value of an n-d Java array, its shape the nesting's and its dtype the elements' (as
+   * Tensor.fromArray): {@code ctx.fromArray(new float[][] {{1, 2}, {3, 4}})}.
+   */
+  public Value fromArray(Object array) {
+    NdArrays.Flat f = NdArrays.flatten(array);
+    return fromFlat(f, f.dtype());
+  }
+
+  /** fromArray converting the elements to dtype (each must fit it), as fromDoubles(..., dtype). */
+  public Value fromArray(Object array, int dtype) {
+    return fromFlat(NdArrays.flatten(array), dtype);
+  }
+
+  /* Through the host conversions (convert_to_tensor), as fromDoubles and the others. */
+  private Value fromFlat(NdArrays.Flat f, int dtype) {
+    Object d = f.data;
+    if (d instanceof float[]) return fromDoubles(NdArrays.widen((float[]) d), f.shape, dtype);
+    if (d instanceof double[]) return fromDoubles((double[]) d, f.shape, dtype);
+    if (d instanceof int[]) return fromInts(NdArrays.widen((int[]) d), f.shape, dtype);
+    if (d instanceof long[]) return fromInts((long[]) d, f.shape, dtype);
+    if (d instanceof byte[]) return fromInts(NdArrays.widen((byte[]) d, dtype == DType.INT8), f.shape, dtype);
+    if (d instanceof boolean[]) return fromBools((boolean[]) d, f.shape, dtype);
+    java.util.List<String> strings = java.util.Arrays.asList((String[]) d);
+    if (dtype == DType.STRING) return fromStrings(strings, f.shape);
+    try (Tensor t = Tensor.fromHostStrings(strings, f.shape, dtype)) {
+      return fromTensor(t); // Context has no string conversion of its own: the C API's rule says
     }
   }
 %}
@@ -984,13 +1401,14 @@ GRAFT_JAVA_FLUENT(graft::TensorList, TensorList, append)
 %javamethodmodifiers graft::GradientTape::stop "private";
 %javamethodmodifiers graft::GradientTape::start "private";
 %javamethodmodifiers graft::GradientTape::gradient "private";
+%javamethodmodifiers graft::GradientTape::gradient_sparse "private";
 
 %typemap(javaconstruct) graft::GradientTape {
     this($imcall, true);
     RecordingTapes.started(this);
   }
 
-%typemap(javadestruct, methodname="delete", methodmodifiers="public synchronized", parameters="") graft::GradientTape {
+%typemap(javadestruct, methodname="delete", methodmodifiers="synchronized", parameters="") graft::GradientTape {
     if (swigCPtr != 0) {
       if (swigCMemOwn && isRecording()) stop();
       if (swigHandle != null) {

@@ -51,6 +51,31 @@ public final class DType {
     return graft_swig.graft_dtype_is_valid(dtype) != 0;
   }
 
+  /** Whether dtype is a real floating-point dtype (float16, bfloat16, float32, float64). */
+  public static boolean isFloating(int dtype) {
+    return graft_swig.graft_dtype_is_floating(dtype) != 0;
+  }
+
+  /** Whether dtype is complex64 or complex128. */
+  public static boolean isComplex(int dtype) {
+    return graft_swig.graft_dtype_is_complex(dtype) != 0;
+  }
+
+  /** Whether dtype is an integer dtype (not quantized, not bool). */
+  public static boolean isInteger(int dtype) {
+    return graft_swig.graft_dtype_is_integer(dtype) != 0;
+  }
+
+  /** Whether dtype is unsigned (uint8/16/32/64). */
+  public static boolean isUnsigned(int dtype) {
+    return graft_swig.graft_dtype_is_unsigned(dtype) != 0;
+  }
+
+  /** Whether dtype is quantized (qint8, quint8, ...). */
+  public static boolean isQuantized(int dtype) {
+    return graft_swig.graft_dtype_is_quantized(dtype) != 0;
+  }
+
   /** The size of one element in bytes (0 for strings and other variable-size dtypes). */
   public static long size(int dtype) {
     return graft_swig.graft_dtype_size(dtype);

@@ -1,7 +1,7 @@
 /*
- * Graft: the library as a whole. The JNI library libgraft_java.so is loaded by the generated
- * class graft_swigJNI: from the system property graft.library (a file), else from
- * java.library.path.
+ * Graft: the library as a whole (version, devices, op libraries, process-wide memory). The JNI
+ * library libgraft_java.so is loaded by the generated class graft_swigJNI: from the system
+ * property graft.library (a file), else from java.library.path, else from the jar.
  */
 package dev.graft;
 
@@ -57,6 +57,36 @@ public final class Graft {
   /** {@link #loadOpLibrary(String)} of a path. */
   public static Library loadOpLibrary(java.nio.file.Path path) {
     return Library.load(path.toString());
+  }
+
+  /** The bytes of freed tensor buffers Graft keeps for reuse (process-wide; graft/memory.h). */
+  public static long memoryCachedBytes() {
+    return graft_swig.graft_memory_cached_bytes();
+  }
+
+  /** Frees the tensor buffers kept for reuse; returns how many bytes that gave back. */
+  public static long releaseCachedMemory() {
+    return graft_swig.graft_memory_release_cached();
+  }
+
+  /**
+   * Caps the tensor memory the whole process holds through Graft at bytes (0: no cap, the
+   * default): an allocation past it fails with GraftException GRAFT_ENOMEM naming the op.
+   * Throws GraftException GRAFT_EINVAL for a negative value.
+   */
+  public static void setMemoryLimit(long bytes) {
+    int rc = graft_swig.graft_memory_set_limit(bytes);
+    if (rc != Status.OK) throw Status.exception(rc, graft_swig.graft_error_last());
+  }
+
+  /** The process's cap on tensor memory in bytes (0: none). */
+  public static long memoryLimit() {
+    return graft_swig.graft_memory_limit();
+  }
+
+  /** The bytes counted against the process's cap now (tensors made while it was set). */
+  public static long memoryInUse() {
+    return graft_swig.graft_memory_in_use();
   }
 
   /**

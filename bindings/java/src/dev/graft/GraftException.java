@@ -21,7 +21,7 @@ public class GraftException extends RuntimeException {
     if (cause != null) initCause(cause);
   }
 
-  /** The status code: one of graft_swig.GRAFT_E* (negative). */
+  /** The status code: one of Status.E* (negative). */
   public int code() {
     return code;
   }

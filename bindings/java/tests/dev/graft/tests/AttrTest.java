@@ -17,7 +17,7 @@ class AttrTest {
     try (Context ctx = new Context();
          Value x = ctx.fromDoubles(new double[] {1, 2, 3}, new long[] {1, 3, 1}, DType.FLOAT32)) {
       OpCall call = ctx.op("Squeeze").addInput(x).setAttrIntList("squeeze_dims", new long[] {0, 2});
-      assertEquals(graft_swig.GRAFT_ATTR_INT_LIST, call.attrDeclaredType("squeeze_dims"));
+      assertEquals(AttrType.INT_LIST, call.attrDeclaredType("squeeze_dims"));
       List<Value> out = call.setAttrString("T", "float32").execute();
       try (Shape shape = out.get(0).shape()) {
         assertArrayEquals(new long[] {3}, shape.dims());

@@ -33,10 +33,10 @@ class DeviceTest {
   /** MatMul(a, b) + a·b (AddV2) of fed placeholders: nothing is folded at build time. */
   private static float[] run(Graph g, Output y, Output a, Output b, Session.Options options) {
     try (Session s = new Session(g, options);
-         Tensor av = Tensor.fromFloats(new long[] {2, 3}, A);
-         Tensor bv = Tensor.fromFloats(new long[] {3, 2}, B)) {
-      List<Tensor> out = s.run(List.of(y), Map.of(a, av, b, bv));
-      try (Tensor t = out.get(0)) {
+         Tensor av = Tensor.fromFloats(A, new long[] {2, 3});
+         Tensor bv = Tensor.fromFloats(B, new long[] {3, 2})) {
+      try (Result out = s.run(List.of(y), Map.of(a, av, b, bv))) {
+        Tensor t = out.get(0);
         assertArrayEquals(new long[] {2, 2}, t.shape());
         return t.toFloats();
       }
@@ -132,7 +132,7 @@ class DeviceTest {
       GraftException e = assertThrows(GraftException.class,
                                       () -> run(g, mm, a, b, new Session.Options().strictPlacement(true)));
       assertEquals("GRAFT_EINVAL", e.codeName());
-      assertEquals(graft_swig.GRAFT_EINVAL, e.code());
+      assertEquals(Status.EINVAL, e.code());
       assertTrue(e.getMessage().contains("far_away"), e.getMessage());
       assertTrue(e.getMessage().contains("/device:GPU:7"), e.getMessage());
     }
@@ -162,5 +162,8 @@ class DeviceTest {
     assertEquals("", o.defaultDevice());
     assertTrue(o.strictPlacement());
     assertEquals(0, o.disabledRewrites());
+    long off = Session.Options.REWRITE_CONSTANT_FOLDING | Session.Options.REWRITE_FUSION;
+    assertEquals(off, o.disabledRewrites(off).disabledRewrites());
+    assertNotEquals(0, Session.Options.REWRITE_COMMON_SUBEXPRESSIONS & ~off);
   }
 }

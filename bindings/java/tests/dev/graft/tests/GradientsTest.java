@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.graft.*;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class GradientsTest {
@@ -19,9 +20,9 @@ class GradientsTest {
   @Test
   void gradientOfSquareAndMatMul() {
     try (Graph g = new Graph();
-         Tensor xv = Tensor.fromFloats(new long[] {1, 2}, new float[] {1, 2});
-         Tensor wv = Tensor.fromFloats(new long[] {2, 1}, new float[] {3, 4});
-         Tensor dyv = Tensor.fromFloats(new long[] {1, 1}, new float[] {10})) {
+         Tensor xv = Tensor.fromFloats(new float[] {1, 2}, new long[] {1, 2});
+         Tensor wv = Tensor.fromFloats(new float[] {3, 4}, new long[] {2, 1});
+         Tensor dyv = Tensor.fromFloats(new float[] {10}, new long[] {1, 1})) {
       Output x = constant(g, "x", xv);
       Output w = constant(g, "w", wv);
       Output y = g.opBuilder("MatMul", "y").addInput(x).addInput(w).finish().output(0);
@@ -33,12 +34,12 @@ class GradientsTest {
       Output[] scaled = g.addGradients("scaled", new Output[] {y}, new Output[] {w}, new Output[] {constant(g, "dy", dyv)});
       assertTrue(scaled[0].name().startsWith("scaled/"), scaled[0].name());
       try (Session s = new Session(g)) {
-        List<Tensor> out = s.run(List.of(grads[0], grads[1], dsq, scaled[0]));
-        assertArrayEquals(new float[] {3, 4}, out.get(0).toFloats());
-        assertArrayEquals(new float[] {1, 2}, out.get(1).toFloats());
-        assertArrayEquals(new float[] {2, 4}, out.get(2).toFloats());
-        assertArrayEquals(new float[] {10, 20}, out.get(3).toFloats());
-        out.forEach(Tensor::close);
+        try (Result out = s.run(List.of(grads[0], grads[1], dsq, scaled[0]))) {
+          assertArrayEquals(new float[] {3, 4}, out.get(0).toFloats());
+          assertArrayEquals(new float[] {1, 2}, out.get(1).toFloats());
+          assertArrayEquals(new float[] {2, 4}, out.get(2).toFloats());
+          assertArrayEquals(new float[] {10, 20}, out.get(3).toFloats());
+        }
       }
     }
   }
@@ -46,8 +47,8 @@ class GradientsTest {
   @Test
   void unconnectedGradientIsNullAndErrorsAreExceptions() {
     try (Graph g = new Graph();
-         Tensor av = Tensor.fromFloats(new long[] {}, new float[] {2});
-         Tensor iv = Tensor.fromInt32s(new long[] {}, new int[] {2})) {
+         Tensor av = Tensor.fromFloats(new float[] {2}, new long[] {});
+         Tensor iv = Tensor.fromInt32s(new int[] {2}, new long[] {})) {
       Output a = constant(g, "a", av);
       Output b = constant(g, "b", av);
       Output y = g.opBuilder("Square", "y").addInput(a).finish().output(0);
@@ -61,7 +62,7 @@ class GradientsTest {
   @Test
   void javaGradientFunctionThroughAnOverrideMap() {
     Gradients.register("JavaTimesTen", (op, grads) -> {
-      try (Tensor ten = Tensor.fromFloats(new long[] {}, new float[] {10})) {
+      try (Tensor ten = Tensor.fromFloats(new float[] {10}, new long[] {})) {
         Graph g = op.graph();
         Output c = g.opBuilder("Const", "").setAttrTensor("value", ten).setAttrDtype("dtype", DType.FLOAT32)
             .finish().output(0);
@@ -73,7 +74,7 @@ class GradientsTest {
     });
     assertTrue(Gradients.isRegistered("JavaTimesTen"));
     assertThrows(GraftException.class, () -> Gradients.register("JavaTimesTen", (op, grads) -> grads));
-    try (Graph g = new Graph(); Tensor xv = Tensor.fromFloats(new long[] {2}, new float[] {3, 4})) {
+    try (Graph g = new Graph(); Tensor xv = Tensor.fromFloats(new float[] {3, 4}, new long[] {2})) {
       Output x = constant(g, "x", xv);
       g.pushGradientOverrideMap(List.of("Identity", "Neg"), List.of("JavaTimesTen", "JavaFails"));
       Output y = g.opBuilder("Identity", "y").addInput(x).finish().output(0);
@@ -96,8 +97,8 @@ class GradientsTest {
   @Test
   void gradientsAsRows() {
     try (Graph g = new Graph();
-         Tensor v0 = Tensor.fromFloats(new long[] {3, 2}, new float[] {1, 2, 3, 4, 5, 6});
-         Tensor idv = Tensor.fromInt32s(new long[] {3}, new int[] {2, 0, 2})) {
+         Tensor v0 = Tensor.fromFloats(new float[] {1, 2, 3, 4, 5, 6}, new long[] {3, 2});
+         Tensor idv = Tensor.fromInt32s(new int[] {2, 0, 2}, new long[] {3})) {
       Output h = g.opBuilder("VarHandleOp", "emb").setAttrDtype("dtype", DType.FLOAT32)
           .setAttrShape("shape", new Shape(new long[] {3, 2})).finish().output(0);
       Operation init = g.opBuilder("AssignVariableOp", "init").addInput(h).addInput(constant(g, "v0", v0))
@@ -112,13 +113,13 @@ class GradientsTest {
       Object[] dense = g.addGradientsSparse(new Output[] {rows, read}, new Output[] {h}, null);
       assertTrue(dense[0] instanceof Output, String.valueOf(dense[0]));
       try (Session s = new Session(g)) {
-        s.run(List.of(), List.of(), List.of(), List.of(init));
-        List<Tensor> out = s.run(List.of(r.values(), r.indices(), r.denseShape(), (Output) dense[0]));
-        assertArrayEquals(new float[] {1, 1, 1, 1, 1, 1}, out.get(0).toFloats());
-        assertArrayEquals(new int[] {2, 0, 2}, out.get(1).toInt32s());
-        assertArrayEquals(new int[] {3, 2}, out.get(2).toInt32s());
-        assertArrayEquals(new float[] {2, 2, 1, 1, 3, 3}, out.get(3).toFloats());
-        for (Tensor t : out) t.close();
+        assertTrue(s.run(List.of(), Map.of(), List.of(init)).isEmpty()); // a target alone
+        try (Result out = s.run(List.of(r.values(), r.indices(), r.denseShape(), (Output) dense[0]))) {
+          assertArrayEquals(new float[] {1, 1, 1, 1, 1, 1}, out.get(0).toFloats());
+          assertArrayEquals(new int[] {2, 0, 2}, out.get(1).toInt32s());
+          assertArrayEquals(new int[] {3, 2}, out.get(2).toInt32s());
+          assertArrayEquals(new float[] {2, 2, 1, 1, 3, 3}, out.get(3).toFloats());
+        }
       }
     }
   }

@@ -21,8 +21,8 @@ class GraphTest {
   @Test
   void matMulOfConstantsRuns() {
     try (Graph g = new Graph();
-         Tensor av = Tensor.fromFloats(new long[] {2, 3}, new float[] {1, 2, 3, 4, 5, 6});
-         Tensor bv = Tensor.fromFloats(new long[] {3, 2}, new float[] {7, 8, 9, 10, 11, 12})) {
+         Tensor av = Tensor.fromFloats(new float[] {1, 2, 3, 4, 5, 6}, new long[] {2, 3});
+         Tensor bv = Tensor.fromFloats(new float[] {7, 8, 9, 10, 11, 12}, new long[] {3, 2})) {
       Operation a = constant(g, "a", av);
       Operation b = constant(g, "b", bv);
       Operation mm = g.opBuilder("MatMul", "mm").addInput(a.output(0)).addInput(b.output(0)).finish();
@@ -30,13 +30,16 @@ class GraphTest {
       assertEquals("mm", mm.name());
       assertEquals(3, g.numOps());
       try (Session s = new Session(g)) {
-        List<Tensor> out = s.run(List.of(mm.output(0)));
+        Result out = s.run(List.of(mm.output(0)));
         assertEquals(1, out.size());
         Tensor r = out.get(0);
         assertEquals(DType.FLOAT32, r.dtype());
         assertArrayEquals(new long[] {2, 2}, r.shape());
         assertArrayEquals(new float[] {58, 64, 139, 154}, r.toFloats());
-        r.close();
+        assertSame(r, out.get("mm:0"));
+        assertSame(r, out.get("mm")); // an op's name is its output 0, as in TensorFlow
+        out.close();
+        assertTrue(r.isClosed());
       }
     }
   }
@@ -56,15 +59,17 @@ class GraphTest {
       assertEquals("(None, 2)", x.output(0).shape().toString());
 
       try (Session s = new Session(g);
-           Tensor xv = Tensor.fromDoubles(new long[] {1, 2}, new double[] {1, 2});
-           Tensor wv = Tensor.fromDoubles(new long[] {3, 2}, new double[] {1, 0, 0, 1, 1, 1})) {
-        List<Tensor> out = s.run(List.of(mm.output(0)), Map.of(x.output(0), xv, w.output(0), wv));
+           Tensor xv = Tensor.fromDoubles(new double[] {1, 2}, new long[] {1, 2});
+           Tensor wv = Tensor.fromDoubles(new double[] {1, 0, 0, 1, 1, 1}, new long[] {3, 2})) {
+        Result out = s.run(List.of(mm.output(0)), Map.of(x.output(0), xv, w.output(0), wv));
         assertArrayEquals(new long[] {1, 3}, out.get(0).shape());
         assertArrayEquals(new double[] {1, 2, 3}, out.get(0).toDoubles());
+        assertArrayEquals(new double[][] {{1, 2, 3}}, (double[][]) out.get(0).toArray());
 
-        // The same run through the positional form.
-        List<Tensor> again = s.run(List.of(mm.output(0)), List.of(x.output(0), w.output(0)), List.of(xv, wv), List.of());
-        assertArrayEquals(new double[] {1, 2, 3}, again.get(0).toDoubles());
+        // The same run with (no) targets, a timeout and no cancellation.
+        try (Result again = s.run(List.of(mm.output(0)), Map.of(x.output(0), xv, w.output(0), wv), List.of(), 60000, null)) {
+          assertArrayEquals(new double[] {1, 2, 3}, again.get("MatMul:0").toDoubles());
+        }
       }
     }
   }
@@ -95,13 +100,13 @@ class GraphTest {
   @Test
   void int64ValuesAndDimsRoundTrip() {
     long big = (1L << 40) + 7;
-    try (Tensor t = Tensor.fromInt64s(new long[] {3}, new long[] {big, -big, Long.MIN_VALUE});
+    try (Tensor t = Tensor.fromInt64s(new long[] {big, -big, Long.MIN_VALUE}, new long[] {3});
          Graph g = new Graph()) {
       assertArrayEquals(new long[] {big, -big, Long.MIN_VALUE}, t.toInt64s());
       assertEquals(3, t.numElements());
       assertEquals(24, t.byteSize());
       Operation c = g.opBuilder("Const", "c").setAttrTensor("value", t).setAttrDtype("dtype", DType.INT64).finish();
-      Operation dims = constant(g, "dims", Tensor.fromInt32s(new long[] {1}, new int[] {2}));
+      Operation dims = constant(g, "dims", Tensor.fromInt32s(new int[] {2}, new long[] {1}));
       Operation random = g.opBuilder("RandomUniform", "random").addInput(dims.output(0))
                              .setAttrDtype("dtype", DType.FLOAT32).setAttrInt("seed", big).setAttrInt("seed2", -big)
                              .finish();
@@ -116,7 +121,7 @@ class GraphTest {
     assertArrayEquals(new long[] {big, -1, 3}, s.dims());
     assertFalse(s.isFullyDefined());
     assertEquals(-1, Shape.unknown().rank());
-    try (Tensor z = Tensor.zeros(DType.INT32, new long[] {2, 3})) {
+    try (Tensor z = Tensor.zeros(new long[] {2, 3}, DType.INT32)) {
       assertArrayEquals(new long[] {2, 3}, z.shape());
       assertArrayEquals(new int[6], z.toInt32s());
     }
@@ -124,12 +129,12 @@ class GraphTest {
 
   @Test
   void stringsAndBytes() {
-    try (Tensor t = Tensor.fromStrings(new long[] {2}, List.of("graft", "jni"))) {
+    try (Tensor t = Tensor.fromStrings(List.of("graft", "jni"), new long[] {2})) {
       assertEquals(DType.STRING, t.dtype());
       assertEquals(List.of("graft", "jni"), t.toStrings());
       assertArrayEquals("jni".getBytes(), t.stringAt(1));
     }
-    try (Tensor t = Tensor.fromBytes(DType.UINT8, new long[] {3}, new byte[] {1, 0, (byte) 255})) {
+    try (Tensor t = Tensor.fromBytes(new byte[] {1, 0, (byte) 255}, new long[] {3}, DType.UINT8)) {
       assertArrayEquals(new byte[] {1, 0, (byte) 255}, t.bytes());
     }
     try (Graph g = new Graph()) {
@@ -154,11 +159,11 @@ class GraphTest {
 
       GraftException missing = assertThrows(GraftException.class, () -> g.opByName("nothing"));
       assertEquals("GRAFT_ENOTFOUND", missing.codeName());
-      assertEquals(graft_swig.GRAFT_ENOTFOUND, missing.code());
+      assertEquals(Status.ENOTFOUND, missing.code());
 
       // A MatMul of mismatched shapes fails when the op is added.
-      Operation a = constant(g, "a", Tensor.fromFloats(new long[] {2, 3}, new float[6]));
-      Operation b = constant(g, "b", Tensor.fromFloats(new long[] {2, 3}, new float[6]));
+      Operation a = constant(g, "a", Tensor.fromFloats(new float[6], new long[] {2, 3}));
+      Operation b = constant(g, "b", Tensor.fromFloats(new float[6], new long[] {2, 3}));
       OpBuilder builder = g.opBuilder("MatMul", "bad").addInput(a.output(0)).addInput(b.output(0));
       GraftException shape = assertThrows(GraftException.class, builder::finish);
       assertFalse(shape.getMessage().isEmpty());
@@ -211,6 +216,8 @@ class GraphTest {
       List<CollectionItem> items = g.getCollection("things", "");
       assertEquals(2, items.size());
       assertEquals("hello", items.get(0).getString());
+      assertEquals(CollectionItem.STRING, items.get(0).getKind());
+      assertEquals(CollectionItem.OP, items.get(1).getKind());
       assertEquals(sq, items.get(1).op());
       assertEquals(List.of("things"), g.collectionKeys());
 
@@ -235,15 +242,16 @@ class GraphTest {
       }
     }
     assertEquals("serve", SavedModel.listTags(path).trim());
-    try (SavedModel m = new SavedModel(path, List.of("serve"))) {
+    try (SavedModel m = SavedModel.load(path)) {
       Signature sig = m.signature("serving_default");
       assertEquals("x", sig.inputs().get(0).getKey());
       assertEquals(new Shape(new long[] {-1}), sig.inputs().get(0).shape());
       assertEquals("y:0", sig.outputs().get(0).getTensorName());
       assertEquals(1, m.signatures().size());
-      try (Tensor in = Tensor.fromFloats(new long[] {2}, new float[] {3, 4})) {
-        List<Tensor> out = m.run("serving_default", List.of("x"), List.of(in), List.of("y"));
-        assertArrayEquals(new float[] {9, 16}, out.get(0).toFloats());
+      try (Tensor in = Tensor.fromFloats(new float[] {3, 4}, new long[] {2})) {
+        try (Result out = m.run(Map.of("x", in))) {
+          assertArrayEquals(new float[] {9, 16}, out.get("y").toFloats());
+        }
       }
       assertThrows(GraftException.class, () -> m.signature("nope"));
     }

@@ -44,17 +44,17 @@ class LoadOpLibraryTest {
   void zeroOutInAGraph() {
     Graft.loadOpLibrary(examplePath()).close();
     try (Graph g = new Graph();
-         Tensor v = Tensor.fromInt32s(new long[] {2, 2}, new int[] {5, 3, 1, 9})) {
+         Tensor v = Tensor.fromInt32s(new int[] {5, 3, 1, 9}, new long[] {2, 2})) {
       Operation x = g.opBuilder("Const", "x").setAttrTensor("value", v).setAttrDtype("dtype", DType.INT32).finish();
       Operation z = g.opBuilder("ZeroOut", "zeroed").addInput(x.output(0)).finish();
       assertEquals("ZeroOut", z.type());
       assertEquals(new Shape(new long[] {2, 2}), z.output(0).shape()); // the library's shape function
       try (Session s = new Session(g)) {
-        List<Tensor> out = s.run(List.of(z.output(0)));
-        assertEquals(DType.INT32, out.get(0).dtype());
-        assertArrayEquals(new long[] {2, 2}, out.get(0).shape());
-        assertArrayEquals(new int[] {5, 0, 0, 0}, out.get(0).toInt32s());
-        out.get(0).close();
+        try (Result out = s.run(List.of(z.output(0)))) {
+          assertEquals(DType.INT32, out.get(0).dtype());
+          assertArrayEquals(new long[] {2, 2}, out.get(0).shape());
+          assertArrayEquals(new int[][] {{5, 0}, {0, 0}}, (int[][]) out.get("zeroed").toArray());
+        }
       }
     }
   }

@@ -33,7 +33,7 @@ class MemoryTest {
   @Test
   void closingInAnyOrder() {
     Graph g = new Graph();
-    Tensor v = Tensor.fromFloats(new long[] {2, 2}, new float[] {1, 2, 3, 4});
+    Tensor v = Tensor.fromFloats(new float[] {1, 2, 3, 4}, new long[] {2, 2});
     Operation c = g.opBuilder("Const", "c").setAttrTensor("value", v).setAttrDtype("dtype", DType.FLOAT32).finish();
     Operation mm = g.opBuilder("MatMul", "mm").addInput(c.output(0)).addInput(c.output(0)).finish();
     Output out = mm.output(0);
@@ -68,7 +68,7 @@ class MemoryTest {
   private static void churn(int rounds) {
     for (int i = 0; i < rounds; ++i) {
       Graph g = new Graph();
-      Operation c = g.opBuilder("Const", "c").setAttrTensor("value", Tensor.fromFloats(new long[] {64}, new float[64]))
+      Operation c = g.opBuilder("Const", "c").setAttrTensor("value", Tensor.fromFloats(new float[64], new long[] {64}))
                         .setAttrDtype("dtype", DType.FLOAT32).finish();
       Operation sq = g.opBuilder("Square", "sq").addInput(c.output(0)).finish();
       new Session(g).run(List.of(sq.output(0))).get(0).toFloats();

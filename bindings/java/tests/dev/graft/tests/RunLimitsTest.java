@@ -30,11 +30,11 @@ class RunLimitsTest {
       assertEquals(1 << 20, options.maxMemoryBytes());
       try (Session s = new Session(g, options)) {
         GraftException e = assertThrows(GraftException.class,
-            () -> s.run(List.of(out), Map.of(dims[0].output(0), Tensor.fromInt64s(new long[] {2}, new long[] {1024, 1024}))));
-        assertEquals(graft_swig.GRAFT_ENOMEM, e.code());
+            () -> s.run(List.of(out), Map.of(dims[0].output(0), Tensor.fromInt64s(new long[] {1024, 1024}, new long[] {2}))));
+        assertEquals(Status.ENOMEM, e.code());
         assertTrue(e.getMessage().contains("Fill op 'fill'"), e.getMessage());
         assertTrue(e.getMessage().contains("memory cap of 1048576 bytes"), e.getMessage());
-        List<Tensor> small = s.run(List.of(out), Map.of(dims[0].output(0), Tensor.fromInt64s(new long[] {1}, new long[] {4})));
+        Result small = s.run(List.of(out), Map.of(dims[0].output(0), Tensor.fromInt64s(new long[] {4}, new long[] {1})));
         assertArrayEquals(new float[] {1, 1, 1, 1}, small.get(0).toFloats());
       }
     }
@@ -46,11 +46,11 @@ class RunLimitsTest {
       Operation[] dims = new Operation[1];
       Output out = fill(g, dims);
       try (Session s = new Session(g); Cancellation token = new Cancellation()) {
-        Map<Output, Tensor> feeds = Map.of(dims[0].output(0), Tensor.fromInt64s(new long[] {1}, new long[] {3}));
+        Map<Output, Tensor> feeds = Map.of(dims[0].output(0), Tensor.fromInt64s(new long[] {3}, new long[] {1}));
         token.cancel();
         assertTrue(token.cancelled());
         GraftException e = assertThrows(GraftException.class, () -> s.run(List.of(out), feeds, 0, token));
-        assertEquals(graft_swig.GRAFT_ECANCELLED, e.code());
+        assertEquals(Status.ECANCELLED, e.code());
         token.reset();
         assertFalse(token.cancelled());
         assertEquals(3, s.run(List.of(out), feeds, 60000, token).get(0).toFloats().length);
@@ -64,13 +64,31 @@ class RunLimitsTest {
               slow = h.opBuilder("MatMul", "m" + i).addInput(slow).addInput(x.output(0)).finish().output(0);
             }
             try (Session hs = new Session(h)) {
-              hs.run(List.of(slow), Map.of(x.output(0), Tensor.fromFloats(new long[] {512, 512}, new float[512 * 512])), 1,
+              hs.run(List.of(slow), Map.of(x.output(0), Tensor.fromFloats(new float[512 * 512], new long[] {512, 512})), 1,
                      null);
             }
           }
         });
-        assertEquals(graft_swig.GRAFT_EDEADLINE, e.code(), e.getMessage());
+        assertEquals(Status.EDEADLINE, e.code(), e.getMessage());
       }
     }
+  }
+
+  @Test
+  void processMemoryLimit() {
+    assertEquals(0, Graft.memoryLimit());
+    GraftException e = assertThrows(GraftException.class, () -> Graft.setMemoryLimit(-1));
+    assertEquals(Status.EINVAL, e.code());
+    try {
+      Graft.setMemoryLimit(1L << 40);
+      assertEquals(1L << 40, Graft.memoryLimit());
+      try (Tensor t = Tensor.zeros(new long[] {1024}, DType.FLOAT32)) {
+        assertTrue(Graft.memoryInUse() >= 4096, "in use: " + Graft.memoryInUse());
+      }
+    } finally {
+      Graft.setMemoryLimit(0);
+    }
+    assertTrue(Graft.memoryCachedBytes() >= 0);
+    assertTrue(Graft.releaseCachedMemory() >= 0);
   }
 }
