@@ -182,6 +182,31 @@ static void graft_ruby_mark_device_function(void *ptr) { graft_ruby_mark_directo
 %extend graft::Context {
   graft::Context copy() const { return *$self; }
 }
+
+/*
+ * Function#call's fast path (lib/graft/function.rb) when every argument is a Graft::Value: the
+ * Ruby Array in, a Ruby Array of new Values out, in one call where the general path builds an
+ * ArgList and a ValueList and crosses into the extension once per argument and per result.
+ * nil when an argument is anything else (or a freed Value): the caller then takes the general
+ * path, which converts or reports it.
+ */
+%extend graft::Function {
+  VALUE ruby_call_values(graft::Context &ctx, VALUE args) {
+    if (!RB_TYPE_P(args, T_ARRAY)) return Qnil;
+    const long n = RARRAY_LEN(args);
+    graft::ArgList list;
+    for (long i = 0; i < n; ++i) {
+      void *p = nullptr;
+      if (!SWIG_IsOK(SWIG_ConvertPtr(RARRAY_AREF(args, i), &p, SWIGTYPE_p_graft__Value, 0)) || p == nullptr) return Qnil;
+      list.add_value(*static_cast<const graft::Value *>(p));
+    }
+    std::vector<graft::Value> out = $self->call(ctx, list);
+    VALUE result = rb_ary_new_capa(static_cast<long>(out.size()));
+    for (graft::Value &v : out)
+      rb_ary_push(result, SWIG_NewPointerObj(new graft::Value(std::move(v)), SWIGTYPE_p_graft__Value, SWIG_POINTER_OWN));
+    return result;
+  }
+}
 %extend graft::Operation {
   graft::Operation copy() const { return *$self; }
 }

@@ -28,6 +28,26 @@ class TestFunction < Minitest::Test
     assert_equal [[2], [1, 3]], traced_shapes
   end
 
+  # Values only take the one-call path (Graft_swig::Function#ruby_call_values); anything else
+  # the general one. Both give the same results, traces and errors.
+  def test_value_arguments_and_mixed_arguments_agree
+    f = Graft.function("axpy", context: @ctx) { |ctx, a, x, y| ctx.op(:AddV2, ctx.op(:Mul, a, x), y) }
+    a = @ctx.constant(2.0)
+    x = @ctx.constant([1.0, 2.0])
+    y = @ctx.constant([10.0, 20.0])
+    assert_equal [12.0, 24.0], f.call(a, x, y).to_a
+    assert_equal 1, f.tracing_count
+    assert_equal [12.0, 24.0], f.call(2.0, x, [10.0, 20.0]).to_a # a host Float keys a new trace
+    assert_equal 2, f.tracing_count
+    assert_equal [12.0, 24.0], f.call(a, x, y).to_a
+    assert_equal 2, f.tracing_count
+    results = Graft.function("pair", context: @ctx) { |ctx, v| [ctx.op(:Neg, v), ctx.op(:Square, v)] }.call(x)
+    assert_equal [[-1.0, -2.0], [1.0, 4.0]], results.map(&:to_a)
+    typed = Graft.function("typed", input_signature: [[:float32, [2]]], context: @ctx) { |ctx, v| ctx.op(:Neg, v) }
+    error = assert_raises(Graft::Error) { typed.call(@ctx.constant([1, 2])) } # int32 Value
+    assert_match(/int32|dtype/i, error.message)
+  end
+
   def test_host_arguments_key_the_cache
     f = Graft.function("scale", context: @ctx) { |ctx, x, k| ctx.op(:Mul, x, k.to_f) }
     assert_equal [3.0, 6.0], f.call([1.0, 2.0], 3).to_a

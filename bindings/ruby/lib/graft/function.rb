@@ -50,6 +50,9 @@ module Graft
     # Values, or nil. context: the Context to call it on.
     def call(*args, context: nil)
       ctx = context || @context || Graft.current_context
+      values = Graft.invoke { @native.ruby_call_values(ctx, args) } # nil unless every argument is a Value
+      return Graft.unwrap(values) if values
+
       list = Function.arg_list(ctx, args)
       Graft.unwrap(Graft.invoke { @native.call(ctx, list) }.to_a)
     end
