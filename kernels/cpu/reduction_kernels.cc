@@ -188,6 +188,61 @@ Status ReducedDims(const Tensor& axes_t, int rank, std::vector<bool>* reduced) {
   return Status::Ok();
 }
 
+// What a reduction folds, worked out (and its output allocated) once for every instance of
+// ReductionKernel: the instances keep only their loops.
+struct ReductionPlan {
+  struct Fold {
+    int64_t outer, n, inner;  // FoldMiddle's arguments
+  };
+  Tensor* out = nullptr;
+  int64_t count = 1;        // elements folded into each output element
+  std::vector<Fold> folds;  // innermost reduced group first; none: each output is one input
+};
+
+Status PlanReduction(OpKernelContext& ctx, DType dtype, bool keep_dims, ReductionPlan* plan) {
+  const Tensor& x = ctx.input(0);
+  std::vector<bool> reduced;
+  GRAFT_RETURN_IF_ERROR(ReducedDims(ctx.input(1), x.rank(), &reduced));
+  Dims out_dims;
+  // Groups of adjacent dims alike in being reduced; size-1 dims do not matter.
+  std::vector<std::pair<int64_t, bool>> groups;
+  for (int d = 0; d < x.rank(); ++d) {
+    const int64_t size = x.dim(d);
+    const bool red = reduced[static_cast<size_t>(d)];
+    if (red) {
+      plan->count *= size;
+      if (keep_dims) out_dims.push_back(1);
+    } else {
+      out_dims.push_back(size);
+    }
+    if (size == 1) continue;
+    if (!groups.empty() && groups.back().second == red) {
+      groups.back().first *= size;
+    } else {
+      groups.emplace_back(size, red);
+    }
+  }
+  GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, dtype, out_dims, &plan->out));
+  // Fold the innermost reduced group first, then the next, each step over the previous
+  // step's accumulators.
+  while (true) {
+    int j = -1;
+    for (int g = static_cast<int>(groups.size()) - 1; g >= 0; --g) {
+      if (groups[static_cast<size_t>(g)].second) {
+        j = g;
+        break;
+      }
+    }
+    if (j < 0) break;
+    int64_t outer = 1, inner = 1;
+    for (int g = 0; g < j; ++g) outer *= groups[static_cast<size_t>(g)].first;
+    for (size_t g = static_cast<size_t>(j) + 1; g < groups.size(); ++g) inner *= groups[g].first;
+    plan->folds.push_back({outer, groups[static_cast<size_t>(j)].first, inner});
+    groups.erase(groups.begin() + j);
+  }
+  return Status::Ok();
+}
+
 template <typename T, template <typename> class Reducer>
 class ReductionKernel : public OpKernel {
   using R = Reducer<T>;
@@ -198,67 +253,29 @@ class ReductionKernel : public OpKernel {
   Status Init() { return GetAttr(node(), "keep_dims", &keep_dims_); }
 
   Status Compute(OpKernelContext& ctx) const override {
-    const Tensor& x = ctx.input(0);
-    std::vector<bool> reduced;
-    GRAFT_RETURN_IF_ERROR(ReducedDims(ctx.input(1), x.rank(), &reduced));
-    Dims out_dims;
-    int64_t count = 1;  // elements folded into each output element
-    // Groups of adjacent dims alike in being reduced; size-1 dims do not matter.
-    std::vector<std::pair<int64_t, bool>> groups;
-    for (int d = 0; d < x.rank(); ++d) {
-      const int64_t size = x.dim(d);
-      const bool red = reduced[static_cast<size_t>(d)];
-      if (red) {
-        count *= size;
-        if (keep_dims_) out_dims.push_back(1);
-      } else {
-        out_dims.push_back(size);
-      }
-      if (size == 1) continue;
-      if (!groups.empty() && groups.back().second == red) {
-        groups.back().first *= size;
-      } else {
-        groups.emplace_back(size, red);
-      }
-    }
-    Tensor* out = nullptr;
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DTypeOf<T>(), out_dims, &out));
-    const int64_t n_out = out->num_elements();
+    ReductionPlan plan;
+    GRAFT_RETURN_IF_ERROR(PlanReduction(ctx, DTypeOf<T>(), keep_dims_, &plan));
+    const int64_t n_out = plan.out->num_elements();
     if (n_out == 0) return Status::Ok();
-    T* po = out->data<T>();
-    const T* px = x.data<T>();
-    if (std::none_of(groups.begin(), groups.end(), [](const auto& g) { return g.second; })) {
+    T* po = plan.out->data<T>();
+    const T* px = ctx.input(0).data<T>();
+    const int64_t count = plan.count;
+    if (plan.folds.empty()) {
       // Nothing (or only size-1 dims) to fold: each output element is one input element.
       for (int64_t i = 0; i < n_out; ++i) po[i] = R::Finish(R::Combine(R::Init(), static_cast<Acc>(px[i])), count);
       return Status::Ok();
     }
-    // Fold the innermost reduced group first, then the next, each step over the previous
-    // step's accumulators.
-    // (Plain arrays: std::vector<bool> has no data().)
     std::unique_ptr<Acc[]> cur, next;
     bool first = true;
-    while (true) {
-      int j = -1;
-      for (int g = static_cast<int>(groups.size()) - 1; g >= 0; --g) {
-        if (groups[static_cast<size_t>(g)].second) {
-          j = g;
-          break;
-        }
-      }
-      if (j < 0) break;
-      int64_t outer = 1, inner = 1;
-      for (int g = 0; g < j; ++g) outer *= groups[static_cast<size_t>(g)].first;
-      for (size_t g = static_cast<size_t>(j) + 1; g < groups.size(); ++g) inner *= groups[g].first;
-      const int64_t n = groups[static_cast<size_t>(j)].first;
-      next.reset(new Acc[static_cast<size_t>(outer * inner)]);
+    for (const ReductionPlan::Fold& f : plan.folds) {
+      next.reset(new Acc[static_cast<size_t>(f.outer * f.inner)]);
       if (first) {
-        FoldMiddle<R>(px, next.get(), outer, n, inner);
+        FoldMiddle<R>(px, next.get(), f.outer, f.n, f.inner);
       } else {
-        FoldMiddle<R>(cur.get(), next.get(), outer, n, inner);
+        FoldMiddle<R>(cur.get(), next.get(), f.outer, f.n, f.inner);
       }
       first = false;
       cur.swap(next);
-      groups.erase(groups.begin() + j);
     }
     for (int64_t i = 0; i < n_out; ++i) po[i] = R::Finish(cur[static_cast<size_t>(i)], count);
     return Status::Ok();
@@ -268,6 +285,51 @@ class ReductionKernel : public OpKernel {
   bool keep_dims_ = false;
 };
 
+// ArgMax/ArgMin's axis, checks and output (of out_type), worked out once for every instance.
+struct ArgPlan {
+  int64_t outer = 1, n = 1, inner = 1;
+  Tensor* out = nullptr;
+};
+
+Status PlanArg(OpKernelContext& ctx, DType out_type, ArgPlan* plan) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& dim_t = ctx.input(1);
+  if (dim_t.rank() != 0) {
+    return errors::InvalidArgument("dim must be a scalar, but received tensor of shape: ", ShapeText(dim_t.dims()));
+  }
+  Dims v;
+  GRAFT_RETURN_IF_ERROR(ReadIndices(dim_t, "dimension", &v));
+  const int rank = x.rank();
+  int64_t axis = v[0];
+  if (axis < -rank || axis >= rank) {
+    return errors::InvalidArgument("Expected dimension in the range [", -rank, ", ", rank, "), but got ", axis);
+  }
+  if (axis < 0) axis += rank;
+  Dims out_dims;
+  for (int d = 0; d < rank; ++d) {
+    if (d < axis) plan->outer *= x.dim(d);
+    if (d > axis) plan->inner *= x.dim(d);
+    if (d == axis) plan->n = x.dim(d);
+    else out_dims.push_back(x.dim(d));
+  }
+  if (plan->n == 0) {
+    return errors::InvalidArgument("Reduction axis ", axis, " is empty in shape ", ShapeText(x.dims()));
+  }
+  int64_t max_index = 0;
+  switch (out_type) {
+    case DType::kInt32: max_index = std::numeric_limits<int32_t>::max(); break;
+    case DType::kInt64: max_index = std::numeric_limits<int64_t>::max(); break;
+    case DType::kInt16: max_index = std::numeric_limits<int16_t>::max(); break;
+    case DType::kUInt16: max_index = std::numeric_limits<uint16_t>::max(); break;
+    default: return errors::DTypeError("output_type ", DTypeName(out_type), " is not supported");
+  }
+  if (plan->n - 1 > max_index) {
+    return errors::InvalidArgument("the axis has ", plan->n, " elements, more than output_type ", DTypeName(out_type),
+                                   " can index");
+  }
+  return ctx.AllocateOutput(0, out_type, out_dims, &plan->out);
+}
+
 // ArgMax / ArgMin: the index of the first largest (smallest) element along an axis; a NaN
 // counts as larger (smaller) than everything, as numpy's.
 template <typename T, bool Max>
@@ -276,37 +338,15 @@ class ArgKernel : public OpKernel {
   using OpKernel::OpKernel;
   Status Init() { return GetAttr(node(), "output_type", &out_type_); }
   Status Compute(OpKernelContext& ctx) const override {
-    const Tensor& x = ctx.input(0);
-    const Tensor& dim_t = ctx.input(1);
-    if (dim_t.rank() != 0) {
-      return errors::InvalidArgument("dim must be a scalar, but received tensor of shape: ", ShapeText(dim_t.dims()));
-    }
-    Dims v;
-    GRAFT_RETURN_IF_ERROR(ReadIndices(dim_t, "dimension", &v));
-    const int rank = x.rank();
-    int64_t axis = v[0];
-    if (axis < -rank || axis >= rank) {
-      return errors::InvalidArgument("Expected dimension in the range [", -rank, ", ", rank, "), but got ", axis);
-    }
-    if (axis < 0) axis += rank;
-    int64_t outer = 1, n = 1, inner = 1;
-    Dims out_dims;
-    for (int d = 0; d < rank; ++d) {
-      if (d < axis) outer *= x.dim(d);
-      if (d > axis) inner *= x.dim(d);
-      if (d == axis) n = x.dim(d);
-      else out_dims.push_back(x.dim(d));
-    }
-    if (n == 0) {
-      return errors::InvalidArgument("Reduction axis ", axis, " is empty in shape ", ShapeText(x.dims()));
-    }
+    ArgPlan plan;
+    GRAFT_RETURN_IF_ERROR(PlanArg(ctx, out_type_, &plan));
     switch (out_type_) {
-      case DType::kInt32: return Run<int32_t>(ctx, x, out_dims, outer, n, inner);
-      case DType::kInt64: return Run<int64_t>(ctx, x, out_dims, outer, n, inner);
-      case DType::kInt16: return Run<int16_t>(ctx, x, out_dims, outer, n, inner);
-      case DType::kUInt16: return Run<uint16_t>(ctx, x, out_dims, outer, n, inner);
-      default: return errors::DTypeError("output_type ", DTypeName(out_type_), " is not supported");
+      case DType::kInt32: Run<int32_t>(ctx.input(0), plan); break;
+      case DType::kInt64: Run<int64_t>(ctx.input(0), plan); break;
+      case DType::kInt16: Run<int16_t>(ctx.input(0), plan); break;
+      default: Run<uint16_t>(ctx.input(0), plan); break;  // PlanArg admits no other type
     }
+    return Status::Ok();
   }
 
  private:
@@ -319,16 +359,10 @@ class ArgKernel : public OpKernel {
   }
 
   template <typename Out>
-  Status Run(OpKernelContext& ctx, const Tensor& x, const Dims& out_dims, int64_t outer, int64_t n,
-             int64_t inner) const {
-    if (n - 1 > static_cast<int64_t>(std::numeric_limits<Out>::max())) {
-      return errors::InvalidArgument("the axis has ", n, " elements, more than output_type ", DTypeName(out_type_),
-                                     " can index");
-    }
-    Tensor* out = nullptr;
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, DTypeOf<Out>(), out_dims, &out));
+  static void Run(const Tensor& x, const ArgPlan& plan) {
+    const int64_t outer = plan.outer, n = plan.n, inner = plan.inner;
     const T* px = x.data<T>();
-    Out* po = out->data<Out>();
+    Out* po = plan.out->data<Out>();
     for (int64_t o = 0; o < outer; ++o) {
       for (int64_t i = 0; i < inner; ++i) {
         const T* base = px + o * n * inner + i;
@@ -339,7 +373,6 @@ class ArgKernel : public OpKernel {
         po[o * inner + i] = static_cast<Out>(best);
       }
     }
-    return Status::Ok();
   }
 
   DType out_type_ = DType::kInt64;

@@ -46,42 +46,60 @@ struct SegmentMin {
   static T Fold(T a, T b) { return b < a ? b : a; }
 };
 
+// A segment reduction's checked ids and output shape, worked out once for every instance of
+// the kernels below: each instance keeps its fold loop.
+struct SegmentPlan {
+  Dims ids;
+  Dims out_dims;
+  int64_t n = 0;      // output rows
+  int64_t inner = 1;  // elements per row
+};
+
+Status PlanUnsortedSegment(OpKernelContext& ctx, SegmentPlan* plan) {
+  const Tensor& data = ctx.input(0);
+  const Tensor& ids_t = ctx.input(1);
+  const Tensor& num_t = ctx.input(2);
+  if (num_t.rank() != 0) {
+    return errors::InvalidArgument("num_segments must be a scalar, got shape ", ShapeText(num_t.dims()));
+  }
+  Dims num;
+  GRAFT_RETURN_IF_ERROR(ReadIndexTensor(num_t, "num_segments", &num));
+  const int64_t n = num[0];
+  if (n < 0) return errors::InvalidArgument("num_segments must be >= 0, got ", n);
+  const Dims& dd = data.dims();
+  const Dims& id = ids_t.dims();
+  if (id.size() > dd.size() || !std::equal(id.begin(), id.end(), dd.begin())) {
+    return errors::InvalidArgument("segment_ids shape ", ShapeText(id), " must be a prefix of data shape ",
+                                   ShapeText(dd));
+  }
+  GRAFT_RETURN_IF_ERROR(ReadIndexTensor(ids_t, "segment_ids", &plan->ids));
+  const Dims& ids = plan->ids;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] >= n) {
+      return errors::InvalidArgument("segment_ids", IndexText(id, static_cast<int64_t>(i)), " = ", ids[i],
+                                     " is out of range [0, ", n, ")");
+    }
+  }
+  plan->n = n;
+  plan->out_dims = {n};
+  plan->out_dims.insert(plan->out_dims.end(), dd.begin() + static_cast<std::ptrdiff_t>(id.size()), dd.end());
+  for (size_t d = id.size(); d < dd.size(); ++d) plan->inner *= dd[d];
+  return Status::Ok();
+}
+
 template <typename T, template <typename> class R>
 class UnsortedSegmentKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   Status Compute(OpKernelContext& ctx) const override {
+    SegmentPlan plan;
+    GRAFT_RETURN_IF_ERROR(PlanUnsortedSegment(ctx, &plan));
     const Tensor& data = ctx.input(0);
-    const Tensor& ids_t = ctx.input(1);
-    const Tensor& num_t = ctx.input(2);
-    if (num_t.rank() != 0) {
-      return errors::InvalidArgument("num_segments must be a scalar, got shape ", ShapeText(num_t.dims()));
-    }
-    Dims num;
-    GRAFT_RETURN_IF_ERROR(ReadIndexTensor(num_t, "num_segments", &num));
-    const int64_t n = num[0];
-    if (n < 0) return errors::InvalidArgument("num_segments must be >= 0, got ", n);
-    const Dims& dd = data.dims();
-    const Dims& id = ids_t.dims();
-    if (id.size() > dd.size() || !std::equal(id.begin(), id.end(), dd.begin())) {
-      return errors::InvalidArgument("segment_ids shape ", ShapeText(id), " must be a prefix of data shape ",
-                                     ShapeText(dd));
-    }
-    Dims ids;
-    GRAFT_RETURN_IF_ERROR(ReadIndexTensor(ids_t, "segment_ids", &ids));
-    for (size_t i = 0; i < ids.size(); ++i) {
-      if (ids[i] >= n) {
-        return errors::InvalidArgument("segment_ids", IndexText(id, static_cast<int64_t>(i)), " = ", ids[i],
-                                       " is out of range [0, ", n, ")");
-      }
-    }
-    Dims out_dims{n};
-    out_dims.insert(out_dims.end(), dd.begin() + static_cast<std::ptrdiff_t>(id.size()), dd.end());
-    int64_t inner = 1;
-    for (size_t d = id.size(); d < dd.size(); ++d) inner *= dd[d];
     const T* src = data.data<T>();
-    return Produce<T>(ctx, 0, data.dtype(), out_dims, [&](T* out) {
-      std::fill_n(out, n * inner, R<T>::Identity());
+    return Produce<T>(ctx, 0, data.dtype(), plan.out_dims, [&](T* out) {
+      const Dims& ids = plan.ids;
+      const int64_t inner = plan.inner;
+      std::fill_n(out, plan.n * inner, R<T>::Identity());
       for (size_t i = 0; i < ids.size(); ++i) {
         if (ids[i] < 0) continue;
         T* row = out + ids[i] * inner;
@@ -104,39 +122,48 @@ struct HasFinish : std::false_type {};
 template <typename R>
 struct HasFinish<R, std::void_t<decltype(&R::Finish)>> : std::true_type {};
 
+Status PlanSortedSegment(OpKernelContext& ctx, SegmentPlan* plan) {
+  const Tensor& data = ctx.input(0);
+  const Tensor& ids_t = ctx.input(1);
+  if (data.rank() < 1) return errors::InvalidArgument("input must be at least rank 1");
+  if (ids_t.rank() != 1) return errors::InvalidArgument("segment_ids should be a vector.");
+  const Dims& dd = data.dims();
+  if (ids_t.dims()[0] != dd[0]) {
+    return errors::InvalidArgument("segment_ids should be the same size as dimension 0 of input.");
+  }
+  GRAFT_RETURN_IF_ERROR(ReadIndexTensor(ids_t, "segment_ids", &plan->ids));
+  const Dims& ids = plan->ids;
+  const int64_t n = ids.empty() ? 0 : ids.back() + 1;
+  if (n < 0) return errors::InvalidArgument("segment ids must be >= 0");
+  // The order first, then the range, id by id (which error TensorFlow reports first).
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i + 1 < ids.size() && ids[i + 1] < ids[i]) return errors::InvalidArgument("segment ids are not increasing");
+    if (ids[i] < 0 || ids[i] >= n) {
+      return errors::InvalidArgument("Segment id ", ids[i], " out of range [0, ", n,
+                                     "), possibly because 'segment_ids' input is not sorted.");
+    }
+  }
+  plan->n = n;
+  plan->out_dims = dd;
+  plan->out_dims[0] = n;
+  for (size_t d = 1; d < dd.size(); ++d) plan->inner *= dd[d];
+  return Status::Ok();
+}
+
 template <typename T, template <typename> class R>
 class SortedSegmentKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   Status Compute(OpKernelContext& ctx) const override {
+    SegmentPlan plan;
+    GRAFT_RETURN_IF_ERROR(PlanSortedSegment(ctx, &plan));
     const Tensor& data = ctx.input(0);
-    const Tensor& ids_t = ctx.input(1);
-    if (data.rank() < 1) return errors::InvalidArgument("input must be at least rank 1");
-    if (ids_t.rank() != 1) return errors::InvalidArgument("segment_ids should be a vector.");
-    const Dims& dd = data.dims();
-    if (ids_t.dims()[0] != dd[0]) {
-      return errors::InvalidArgument("segment_ids should be the same size as dimension 0 of input.");
-    }
-    Dims ids;
-    GRAFT_RETURN_IF_ERROR(ReadIndexTensor(ids_t, "segment_ids", &ids));
-    const int64_t n = ids.empty() ? 0 : ids.back() + 1;
-    if (n < 0) return errors::InvalidArgument("segment ids must be >= 0");
-    // The order first, then the range, id by id (which error TensorFlow reports first).
-    for (size_t i = 0; i < ids.size(); ++i) {
-      if (i + 1 < ids.size() && ids[i + 1] < ids[i]) return errors::InvalidArgument("segment ids are not increasing");
-      if (ids[i] < 0 || ids[i] >= n) {
-        return errors::InvalidArgument("Segment id ", ids[i], " out of range [0, ", n,
-                                       "), possibly because 'segment_ids' input is not sorted.");
-      }
-    }
-    Dims out_dims = dd;
-    out_dims[0] = n;
-    int64_t inner = 1;
-    for (size_t d = 1; d < dd.size(); ++d) inner *= dd[d];
     const T* src = data.data<T>();
     const T empty = std::is_same_v<R<T>, SegmentProd<T>> ? T(1) : T(0);
-    return Produce<T>(ctx, 0, data.dtype(), out_dims, [&](T* out) {
-      std::fill_n(out, n * inner, empty);
+    return Produce<T>(ctx, 0, data.dtype(), plan.out_dims, [&](T* out) {
+      const Dims& ids = plan.ids;
+      const int64_t inner = plan.inner;
+      std::fill_n(out, plan.n * inner, empty);
       // One run of equal ids at a time: its first row, folded with the rest.
       for (size_t i = 0; i < ids.size();) {
         size_t end = i + 1;

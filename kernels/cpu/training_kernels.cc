@@ -156,8 +156,81 @@ struct DenseLayout {
   static constexpr int kGrad = F::kGrad, kIndices = -1;
 };
 
+// The loop of one SlotUpdateKernel instance, run with var and its slots (values, var first)
+// held writable under their locks; idx and inner for the sparse forms.
+using SlotLoop = void (*)(OpKernelContext& ctx, Tensor* const* values, const Dims& idx, int64_t inner, bool nesterov);
+
+// Where a slot update's inputs are (SlotUpdateKernel's F and L as values).
+struct SlotLayout {
+  int vars;  // var and its slots: inputs 0..vars-1
+  const int* scalars;
+  const char* const* scalar_names;
+  int num_scalars;
+  int grad;
+  int indices;  // -1: a dense update
+};
+constexpr int kMaxSlotVars = 8;
+
+// A sparse update's grad has one row of var per index, and every index names a row.
+Status CheckSlotRows(const Dims& vd, const std::string& name, const Dims& idx, const Tensor& grad) {
+  if (vd.empty()) return errors::InvalidArgument("var '", name, "' must be at least a vector, not a scalar");
+  Dims want{static_cast<int64_t>(idx.size())};
+  want.insert(want.end(), vd.begin() + 1, vd.end());
+  if (grad.dims() != want) {
+    return errors::InvalidArgument("grad must have shape ", ShapeText(want), " (one row of var '", name,
+                                   "' per index), not ", ShapeText(grad.dims()));
+  }
+  for (size_t k = 0; k < idx.size(); ++k) {
+    if (idx[k] < 0 || idx[k] >= vd[0]) {
+      return errors::InvalidArgument("indices[", k, "] = ", idx[k], " is not in [0, ", vd[0], ") (the rows of var '",
+                                     name, "')");
+    }
+  }
+  return Status::Ok();
+}
+
+// Everything of a slot update but its loop, compiled once for every instance: the variables,
+// scalars and indices read and checked, the locks taken, then loop.
+Status RunSlotUpdate(OpKernelContext& ctx, const SlotLayout& layout, DType dtype, bool nesterov, SlotLoop loop) {
+  const int n_vars = layout.vars;
+  if (n_vars > kMaxSlotVars) return errors::Internal("a slot update with ", n_vars, " variables");
+  std::shared_ptr<Variable> vars[kMaxSlotVars];
+  std::string names[kMaxSlotVars];
+  for (int i = 0; i < n_vars; ++i) GRAFT_RETURN_IF_ERROR(InputVariable(ctx, i, &vars[i], &names[i]));
+  for (int i = 0; i < layout.num_scalars; ++i) {
+    GRAFT_RETURN_IF_ERROR(CheckScalar(ctx.input(layout.scalars[i]), layout.scalar_names[i]));
+  }
+  const Tensor& grad = ctx.input(layout.grad);
+  const bool rows = layout.indices >= 0;
+  Dims idx;
+  if (rows) {
+    const Tensor& indices = ctx.input(layout.indices);
+    if (indices.rank() != 1) return errors::InvalidArgument("indices must be a vector, not ", ShapeText(indices.dims()));
+    GRAFT_RETURN_IF_ERROR(ReadIndexTensor(indices, "indices", &idx));
+  }
+  std::vector<Variable*> locked;
+  for (int i = 0; i < n_vars; ++i) locked.push_back(vars[i].get());
+  MultiLock lock(std::move(locked));
+  for (int i = 0; i < n_vars; ++i) GRAFT_RETURN_IF_ERROR(CheckVariable(*vars[i], names[i], dtype));
+  for (int i = 1; i < n_vars; ++i) GRAFT_RETURN_IF_ERROR(CheckSameShape(vars[0]->value, vars[i]->value, "accum"));
+  int64_t inner = 1;
+  if (rows) {
+    GRAFT_RETURN_IF_ERROR(CheckSlotRows(vars[0]->value.dims(), names[0], idx, grad));
+    for (size_t d = 1; d < vars[0]->value.dims().size(); ++d) inner *= vars[0]->value.dims()[d];
+  } else {
+    GRAFT_RETURN_IF_ERROR(CheckSameShape(vars[0]->value, grad, "grad"));
+  }
+  Tensor* values[kMaxSlotVars];
+  for (int i = 0; i < n_vars; ++i) GRAFT_RETURN_IF_ERROR(WritableValue(*vars[i], &values[i]));
+  loop(ctx, values, idx, inner, nesterov);
+  return Status::Ok();
+}
+
 template <typename T, bool Ref, typename F, typename L = DenseLayout<F>>
 class SlotUpdateKernel : public OpKernel {
+  static constexpr int kVars = F::kSlots + 1;
+  static_assert(kVars <= kMaxSlotVars);
+
  public:
   using OpKernel::OpKernel;
   Status Init() {
@@ -165,74 +238,31 @@ class SlotUpdateKernel : public OpKernel {
     return Status::Ok();
   }
   Status Compute(OpKernelContext& ctx) const override {
-    constexpr bool kRows = L::kIndices >= 0;
-    constexpr int kVars = F::kSlots + 1;
-    std::shared_ptr<Variable> vars[kVars];
-    std::string names[kVars];
-    for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(InputVariable(ctx, i, &vars[i], &names[i]));
-    T s[F::kNumScalars];
-    for (int i = 0; i < F::kNumScalars; ++i) {
-      GRAFT_RETURN_IF_ERROR(CheckScalar(ctx.input(L::kScalars[i]), F::kScalarNames[i]));
-      s[i] = ctx.input(L::kScalars[i]).template data<T>()[0];
-    }
-    const Tensor& grad = ctx.input(L::kGrad);
-    Dims idx;
-    if constexpr (kRows) {
-      const Tensor& indices = ctx.input(L::kIndices);
-      if (indices.rank() != 1) return errors::InvalidArgument("indices must be a vector, not ", ShapeText(indices.dims()));
-      GRAFT_RETURN_IF_ERROR(ReadIndexTensor(indices, "indices", &idx));
-    }
-    {
-      std::vector<Variable*> locked;
-      for (auto& v : vars) locked.push_back(v.get());
-      MultiLock lock(std::move(locked));
-      for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(CheckVariable(*vars[i], names[i], DTypeOf<T>()));
-      for (int i = 1; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(CheckSameShape(vars[0]->value, vars[i]->value, "accum"));
-      int64_t inner = 1;
-      if constexpr (kRows) {
-        GRAFT_RETURN_IF_ERROR(CheckRows(vars[0]->value.dims(), names[0], idx, grad));
-        for (size_t d = 1; d < vars[0]->value.dims().size(); ++d) inner *= vars[0]->value.dims()[d];
-      } else {
-        GRAFT_RETURN_IF_ERROR(CheckSameShape(vars[0]->value, grad, "grad"));
-      }
-      Tensor* values[kVars];
-      for (int i = 0; i < kVars; ++i) GRAFT_RETURN_IF_ERROR(WritableValue(*vars[i], &values[i]));
-      T* w = values[0]->template data<T>();
-      T* slots[kVars - 1];
-      for (int i = 1; i < kVars; ++i) slots[i - 1] = values[i]->template data<T>();
-      const T* g = grad.template data<T>();
-      if constexpr (kRows) {
-        for (size_t k = 0; k < idx.size(); ++k) {
-          for (int64_t j = 0; j < inner; ++j) {
-            const int64_t e = idx[k] * inner + j;
-            F::Update(w + e, slots, e, s, g[static_cast<int64_t>(k) * inner + j], nesterov_);
-          }
-        }
-      } else {
-        for (int64_t i = 0; i < values[0]->num_elements(); ++i) F::Update(w + i, slots, i, s, g[i], nesterov_);
-      }
-    }
+    static constexpr SlotLayout kLayout{kVars, L::kScalars, F::kScalarNames, F::kNumScalars, L::kGrad, L::kIndices};
+    GRAFT_RETURN_IF_ERROR(RunSlotUpdate(ctx, kLayout, DTypeOf<T>(), nesterov_, &Loop));
     if constexpr (Ref) ctx.SetOutput(0, ctx.input(0));
     return Status::Ok();
   }
 
  private:
-  // A sparse update's grad has one row of var per index, and every index names a row.
-  static Status CheckRows(const Dims& vd, const std::string& name, const Dims& idx, const Tensor& grad) {
-    if (vd.empty()) return errors::InvalidArgument("var '", name, "' must be at least a vector, not a scalar");
-    Dims want{static_cast<int64_t>(idx.size())};
-    want.insert(want.end(), vd.begin() + 1, vd.end());
-    if (grad.dims() != want) {
-      return errors::InvalidArgument("grad must have shape ", ShapeText(want), " (one row of var '", name,
-                                     "' per index), not ", ShapeText(grad.dims()));
-    }
-    for (size_t k = 0; k < idx.size(); ++k) {
-      if (idx[k] < 0 || idx[k] >= vd[0]) {
-        return errors::InvalidArgument("indices[", k, "] = ", idx[k], " is not in [0, ", vd[0], ") (the rows of var '",
-                                       name, "')");
+  static void Loop(OpKernelContext& ctx, Tensor* const* values, const Dims& idx, int64_t inner, bool nesterov) {
+    T s[F::kNumScalars];
+    for (int i = 0; i < F::kNumScalars; ++i) s[i] = ctx.input(L::kScalars[i]).template data<T>()[0];
+    T* w = values[0]->template data<T>();
+    T* slots[kVars - 1];
+    for (int i = 1; i < kVars; ++i) slots[i - 1] = values[i]->template data<T>();
+    const T* g = ctx.input(L::kGrad).template data<T>();
+    if constexpr (L::kIndices >= 0) {
+      for (size_t k = 0; k < idx.size(); ++k) {
+        for (int64_t j = 0; j < inner; ++j) {
+          const int64_t e = idx[k] * inner + j;
+          F::Update(w + e, slots, e, s, g[static_cast<int64_t>(k) * inner + j], nesterov);
+        }
       }
+    } else {
+      const int64_t n = values[0]->num_elements();
+      for (int64_t i = 0; i < n; ++i) F::Update(w + i, slots, i, s, g[i], nesterov);
     }
-    return Status::Ok();
   }
 
   bool nesterov_ = false;
