@@ -37,6 +37,10 @@ class Value {
     return Output(GraphRef::share(graft_op_graph(o.op)), o);
   }
   bool same_as(const Value &other) const { return h_ == other.h_; }
+  /* Whether both are handles of one variable (graft_variable_same). */
+  bool same_variable(const Value &other) const {
+    return h_ && other.h_ && graft_variable_same(h_.get(), other.h_.get()) != 0;
+  }
 
 #ifndef SWIG
   Value(graft_value *owned, std::shared_ptr<graft_context> ctx) : ctx_(std::move(ctx)), h_(owned, graft_value_free) {}

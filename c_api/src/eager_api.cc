@@ -319,6 +319,18 @@ GRAFT_API graft_bool graft_variable_is_trainable(const graft_value* handle) {
   return hb != nullptr && hb->trainable();
 }
 
+GRAFT_API graft_bool graft_variable_same(const graft_value* a, const graft_value* b) {
+  auto handle_of = [](const graft_value* v) -> const graft::HandleBuffer* {
+    if (v == nullptr || v->v.is_symbolic() || !v->v.tensor.valid()) return nullptr;
+    return dynamic_cast<const graft::HandleBuffer*>(v->v.tensor.buffer().get());
+  };
+  const graft::HandleBuffer* ha = handle_of(a);
+  const graft::HandleBuffer* hb = handle_of(b);
+  // The handle's buffer, not its resource name: the same name in another context or session
+  // is another variable.
+  return ha != nullptr && ha == hb;
+}
+
 GRAFT_API int graft_variable_read(graft_value** out, graft_context* ctx, const graft_value* handle) {
   return Guard("graft_variable_read", [&]() -> Status {
     GRAFT_CHECK_ARG(out);

@@ -357,6 +357,21 @@ static void test_variables_created_once_and_captured(void **state) {
   graft_value *cap = NULL;
   GT_OK(graft_concrete_function_captured_value(&cap, c, 0));
   assert_int_equal(graft_value_dtype(cap), GRAFT_RESOURCE);
+  /* The captured value is another handle of the module's variable, and of no other one. */
+  assert_true(graft_variable_same(cap, m.v));
+  assert_true(graft_variable_same(m.v, cap));
+  graft_value *copy = NULL;
+  GT_OK(graft_value_copy(&copy, m.v));
+  assert_true(graft_variable_same(copy, cap));
+  graft_value_free(copy);
+  graft_value *other = NULL;
+  GT_OK(graft_variable_new(&other, ctx, twos, "other"));
+  assert_false(graft_variable_same(cap, other));
+  assert_false(graft_variable_same(cap, twos)); /* a tensor, not a handle */
+  assert_false(graft_variable_same(twos, twos));
+  assert_false(graft_variable_same(cap, NULL));
+  assert_false(graft_variable_same(NULL, NULL));
+  graft_value_free(other);
   graft_value_free(cap);
   /* A later trace (another shape) that tries to create a variable fails. */
   graft_value_free(m.v);

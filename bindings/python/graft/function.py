@@ -443,6 +443,9 @@ class Function(_types.GenericFunction):
                     raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, "
                                     f"got {spec!r}")
         self._input_signature = input_signature
+        # Set once the function is reached as an attribute of an instance (__get__): a method,
+        # whose first argument is the instance, outside its input_signature.
+        self._method = False
         # Calls with eager tensors only: arity -> C function entry (None with an input signature).
         self._fast = {} if input_signature is None else None
         functools.update_wrapper(self, python_function, updated=())
@@ -507,6 +510,9 @@ class Function(_types.GenericFunction):
     def _call_info(self, args, kwargs):
         if self._input_signature is not None:
             flat = nest.flatten(self._input_signature)
+            instance = ()
+            if self._method and args:
+                instance, args = args[:1], args[1:]  # a trace-time constant, as without a signature
             given = nest.flatten((args, kwargs))
             if len(given) != len(flat):
                 raise TypeError(f"{self._name}: the input_signature has {len(flat)} tensors, the call has "
@@ -527,7 +533,7 @@ class Function(_types.GenericFunction):
                                     f"not match the input_signature {spec}")
                 converted.append(x)
             sig_args = tuple(converted)
-            return _Call((sig_args, {}))
+            return _Call((instance + sig_args, {}))
         return _Call((args, kwargs))
 
     def _new_concrete(self, entry, values, key):
@@ -635,6 +641,7 @@ class Function(_types.GenericFunction):
     def __get__(self, instance, owner):
         if instance is None:
             return self
+        self._method = True
         bound = _bound_functions.get((id(self), id(instance)))
         if bound is None or bound._instance() is not instance:
             bound = _BoundFunction(self, instance)
@@ -659,6 +666,8 @@ class _BoundFunction:
         return self._function(self._instance(), *args, **kwargs)
 
     def get_concrete_function(self, *args, **kwargs):
+        if not args and not kwargs and self._function._input_signature is not None:
+            args = tuple(self._function._input_signature)  # the signature's, after the instance
         return self._function.get_concrete_function(self._instance(), *args, **kwargs)
 
     def experimental_get_tracing_count(self):

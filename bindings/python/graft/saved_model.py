@@ -1,9 +1,11 @@
 """graft.saved_model: loading TensorFlow SavedModels — their signatures and, for models saved
 from TensorFlow 2 objects, the saved module itself: its tracked children (modules, lists and
-dicts of them), variables and tf.functions, as tf.saved_model.load restores them — and saving a
-session's graph and variables as one (save_session, compat.v1.saved_model.simple_save)."""
+dicts of them), variables and tf.functions, as tf.saved_model.load restores them — and saving:
+save (tf.saved_model.save: an object's signature functions with the variables they use) and
+save_session (a session's graph and variables, compat.v1.saved_model.simple_save)."""
 import collections
 import json
+import re
 
 import numpy as np
 
@@ -11,6 +13,7 @@ from graft import dtypes as _dtypes
 from graft import errors
 from graft import framework as _fw
 from graft import graft_swig as _c
+from graft import nest
 from graft.framework import EagerTensor, Tensor
 
 
@@ -437,6 +440,158 @@ def load(export_dir, tags=None, options=None):
     elif isinstance(tags, str):
         tags = [tags]
     return LoadedModel(export_dir, tags)
+
+
+def save(obj, export_dir, signatures=None, options=None):
+    """tf.saved_model.save: writes signature functions of obj, with the current values of the
+    variables they use, as a SavedModel in export_dir (which must not exist or be empty) that
+    graft.saved_model.load and TensorFlow load and serve.
+
+    signatures: a graft.function with an input_signature, a ConcreteFunction, or a dict of
+    signature name -> either; None takes obj's one graft.function with an input_signature (as
+    "serving_default"). Input keys are the TensorSpecs' names (else the parameters'); output
+    keys a returned dict's keys, else output_0, output_1, ... A variable a function uses must
+    be reachable from obj (an attribute, or in a list, tuple, dict or Module of them), as
+    TensorFlow requires; it is saved under its name."""
+    del options  # TensorFlow's SaveOptions: nothing in them applies here
+    import sys
+
+    from graft import session as _session
+    from graft import variables as _variables
+    from graft.compat import placeholder
+
+    _function = sys.modules["graft.function"]  # (the package's graft.function is the decorator)
+    concretes = _signature_functions(obj, signatures, _function)
+    tracked = []
+    _variables._collect(obj, lambda x: isinstance(x, _variables.Variable), tracked, set())
+    if isinstance(obj, _variables.Variable):
+        tracked = [obj]
+
+    graph = _fw.Graph()
+    handles = {}  # id(variable) -> its VarHandleOp's output in graph
+    names = set()  # the variables' names in graph
+    inits = []  # (AssignVariableOp, placeholder, value)
+    sigs = {}
+    with graph.as_default():
+        for sig_name, concrete in concretes.items():
+            specs = _flat_specs(concrete, sig_name, _function)
+            inputs = {}
+            args = []
+            for key, spec in specs:
+                if key in inputs:
+                    raise ValueError(f"save: signature {sig_name!r} has two inputs named {key!r}; name the "
+                                     "TensorSpecs of its input_signature apart")
+                inputs[key] = placeholder(spec.dtype, spec.shape, name=f"{sig_name}_{key}")
+                args.append(inputs[key])
+            captured = []
+            for c in concrete.captured_inputs:
+                if c.dtype != _dtypes.resource:
+                    captured.append(_fw.constant_in_graph(graph, c.numpy(), c.dtype))
+                    continue
+                var = next((v for v in tracked if v._handle.same_variable(c._value)), None)
+                if var is None:
+                    raise ValueError(f"save: signature {sig_name!r} ({concrete.name}) uses a variable that is not "
+                                     "reachable from the object being saved; make it an attribute of the object "
+                                     "(as TensorFlow requires for tracked resources)")
+                if id(var) not in handles:
+                    name = _variable_key(var, names)
+                    h = _fw.apply_op("VarHandleOp", [], {"dtype": var.dtype, "shape": var.shape,
+                                                         "shared_name": name, "container": ""}, name=name)[0]
+                    p = placeholder(var.dtype, var.shape, name=f"{name}/initial_value")
+                    assign = _fw.apply_op("AssignVariableOp", [h, p], {"dtype": var.dtype}, name=f"{name}/Assign")
+                    handles[id(var)] = h
+                    inits.append((assign, p, var.numpy()))
+                captured.append(handles[id(var)])
+            concrete._c.add_to_graph(graph._c)
+            call_inputs = args + captured
+            outs = _fw.apply_op("StatefulPartitionedCall", [call_inputs],
+                                {"Tin": [t.dtype for t in call_inputs], "Tout": [o.dtype for o in concrete.outputs],
+                                 "f": _fw._Func(concrete.name)}, name=f"{sig_name}_call")
+            outs = outs if isinstance(outs, list) else []
+            sigs[sig_name] = (inputs, _output_keys(concrete, outs, sig_name))
+    with _session.Session(graph=graph) as sess:
+        for assign, p, value in inits:
+            sess.run(assign, {p: value})
+        save_session(sess, export_dir, sigs)
+
+
+def _signature_functions(obj, signatures, _function):
+    """{signature name: ConcreteFunction} for save's signatures argument."""
+    if signatures is None:
+        found = []
+        for key in sorted(dir(type(obj))):
+            attr = getattr(type(obj), key, None)
+            if isinstance(attr, _function.Function) and attr._input_signature is not None:
+                found.append(getattr(obj, key))
+        for key, attr in sorted(vars(obj).items()) if hasattr(obj, "__dict__") else []:
+            if isinstance(attr, _function.Function) and attr._input_signature is not None:
+                found.append(attr)
+        if len(found) != 1:
+            raise ValueError(f"save: {type(obj).__name__} has {len(found)} graft.functions with an input_signature; "
+                             "pass signatures= (a function, a concrete function, or a dict of them by name)")
+        signatures = found[0]
+    if not isinstance(signatures, dict):
+        signatures = {DEFAULT_SERVING_SIGNATURE_DEF_KEY: signatures}
+    out = {}
+    for name, fn in signatures.items():
+        if isinstance(fn, _function.ConcreteFunction):
+            out[str(name)] = fn
+        elif hasattr(fn, "get_concrete_function"):
+            function = getattr(fn, "_function", fn)
+            if getattr(function, "_input_signature", None) is None:
+                raise ValueError(f"save: signature {name!r} is a graft.function without an input_signature; give it "
+                                 "one, or pass fn.get_concrete_function(specs...)")
+            out[str(name)] = fn.get_concrete_function()
+        else:
+            raise TypeError(f"save: signature {name!r} is {fn!r}, not a graft.function or a ConcreteFunction")
+    return out
+
+
+def _flat_specs(concrete, sig_name, _function):
+    """[(input key, TensorSpec)] of a concrete function's tensor inputs, in order."""
+    specs = []
+    args, kwargs = concrete.structured_input_signature
+    params = [o.op.name for o in concrete.inputs[:len(concrete.inputs) - len(concrete.captured_inputs)]]
+    leaves = [x for x in nest.flatten((args, kwargs)) if isinstance(x, _function.TensorSpec)]
+    if len(leaves) != len(params):
+        raise ValueError(f"save: signature {sig_name!r} takes Python values besides tensors; trace it with "
+                         "TensorSpecs only")
+    # A placeholder named for its position (args_0: a spec without a name, or a concrete
+    # function traced from TensorSpecs) takes its Python parameter's name, as TensorFlow's keys.
+    function = getattr(concrete, "_function", None)
+    py_params = list(function._signature.parameters) if getattr(function, "_signature", None) else []
+    if getattr(function, "_method", False) and py_params:
+        py_params = py_params[1:]  # the instance
+    if len(py_params) != len(leaves):
+        py_params = params
+    for spec, param, py_param in zip(leaves, params, py_params):
+        auto = not spec.name or re.fullmatch(r"args_\d+(_\d+)?", spec.name) is not None
+        specs.append((py_param if auto else spec.name, spec))
+    return specs
+
+
+def _output_keys(concrete, outs, sig_name):
+    structure = concrete.structured_outputs
+    if isinstance(structure, dict):
+        keys = sorted(structure)  # the flattening order of a dict
+    elif isinstance(structure, (list, tuple)):
+        keys = [f"output_{i}" for i in range(len(structure))]
+    else:
+        keys = ["output_0"] if structure is not None else []
+    if len(keys) != len(outs):
+        raise ValueError(f"save: signature {sig_name!r} must return a tensor, or a flat list or dict of tensors")
+    return dict(zip((str(k) for k in keys), outs))
+
+
+def _variable_key(var, taken):
+    """The variable's name without its ':0', made unique among the names in taken (added)."""
+    base = var.name.split(":")[0] or "Variable"
+    name, n = base, 0
+    while name in taken:
+        n += 1
+        name = f"{base}_{n}"
+    taken.add(name)
+    return name
 
 
 def save_session(session, export_dir, signatures, tags=None):

@@ -38,7 +38,7 @@ GRAFT_BEGIN_DECL
 
 /* The table: one pointer per public function, in c_api/api_table.list's order. */
 typedef struct graft_api {
-  /* Version 1 (members 1 to 382). */
+  /* Version 1 (members 1 to 383). */
   const char *(*version)(void);
   int (*version_number)(void);
   int (*soversion)(void);
@@ -497,6 +497,7 @@ typedef struct graft_api {
   int (*op_call_execute_with_options)(graft_value **outputs, int capacity, int *noutputs, graft_op_call *call,
       const graft_run_options *options);
   graft_bool (*tensor_is_exclusive)(const graft_tensor *tensor);
+  graft_bool (*variable_same)(const graft_value *a, const graft_value *b);
 } graft_api;
 
 /*

@@ -168,6 +168,13 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_variable_set_trainable(graft_value *ha
 /* 1 when the variable of handle is trainable (0 for a handle that is not a variable's). */
 GRAFT_API graft_bool graft_variable_is_trainable(const graft_value *handle);
 /*
+ * 1 when a and b are handles of the same variable: the one graft_variable_new gave and its
+ * copies (graft_value_copy, a concrete function's captured value of it from
+ * graft_concrete_function_captured_value); 0 otherwise, also when either is NULL, symbolic or
+ * not a variable's handle. Thread-safe.
+ */
+GRAFT_API graft_bool graft_variable_same(const graft_value *a, const graft_value *b);
+/*
  * Reads the variable (ReadVariableOp): concrete eagerly, symbolic while tracing. Free *out with
  * graft_value_free.
  */
