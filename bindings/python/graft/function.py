@@ -443,9 +443,11 @@ class Function(_types.GenericFunction):
                     raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, "
                                     f"got {spec!r}")
         self._input_signature = input_signature
-        # Set once the function is reached as an attribute of an instance (__get__): a method,
-        # whose first argument is the instance, outside its input_signature.
-        self._method = False
+        # A method with an input_signature (def __call__(self, x) with one spec): one required
+        # positional parameter more than the signature has entries. Its first argument is the
+        # instance, a trace-time constant outside the signature, as TensorFlow binds it.
+        required = [p for p in params if p.kind == p.POSITIONAL_OR_KEYWORD and p.default is p.empty]
+        self._method = input_signature is not None and len(required) == len(input_signature) + 1
         # Calls with eager tensors only: arity -> C function entry (None with an input signature).
         self._fast = {} if input_signature is None else None
         functools.update_wrapper(self, python_function, updated=())
@@ -629,6 +631,9 @@ class Function(_types.GenericFunction):
         """The concrete function for these arguments (tensors, TensorSpecs or Python values),
         traced if needed; with no arguments, the input_signature's."""
         if not args and not kwargs and self._input_signature is not None:
+            if self._method:
+                raise TypeError(f"{self._name} is a method: call get_concrete_function() on an instance "
+                                f"(obj.{self._name}.get_concrete_function())")
             args = self._input_signature
         else:
             args, kwargs = self._canonicalize(args, kwargs)
@@ -641,7 +646,6 @@ class Function(_types.GenericFunction):
     def __get__(self, instance, owner):
         if instance is None:
             return self
-        self._method = True
         bound = _bound_functions.get((id(self), id(instance)))
         if bound is None or bound._instance() is not instance:
             bound = _BoundFunction(self, instance)

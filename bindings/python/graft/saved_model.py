@@ -462,10 +462,12 @@ def save(obj, export_dir, signatures=None, options=None):
 
     _function = sys.modules["graft.function"]  # (the package's graft.function is the decorator)
     concretes = _signature_functions(obj, signatures, _function)
-    tracked = []
-    _variables._collect(obj, lambda x: isinstance(x, _variables.Variable), tracked, set())
-    if isinstance(obj, _variables.Variable):
-        tracked = [obj]
+    tracked, seen = [], set()
+    is_variable = lambda x: isinstance(x, _variables.Variable)  # noqa: E731
+    _variables._collect(obj, is_variable, tracked, seen)
+    if not isinstance(obj, (_variables.Module, _variables.Variable, list, tuple, dict)) and hasattr(obj, "__dict__"):
+        for key in sorted(vars(obj)):  # a plain object: its attributes, as a Module's
+            _variables._collect(getattr(obj, key), is_variable, tracked, seen)
 
     graph = _fw.Graph()
     handles = {}  # id(variable) -> its VarHandleOp's output in graph

@@ -33,6 +33,18 @@ def test_a_method_with_an_input_signature_traces_once_per_instance():
     assert Dense.__call__.experimental_get_tracing_count() == 2  # one per instance, not per shape
     args, _ = a.__call__.get_concrete_function().structured_input_signature
     assert [s.name for s in args if isinstance(s, graft.TensorSpec)] == ["x"]
+    # Through the class, the instance first; whatever ran before (the rule is the signature's
+    # length against the parameters', not a flag set by a bound call).
+    np.testing.assert_allclose(Dense.__call__(b, x)["y"].numpy(), [[14.0, 16.0]])
+    with pytest.raises(TypeError, match="is a method: call get_concrete_function"):
+        Dense.__call__.get_concrete_function()
+
+    @graft.function(input_signature=[graft.TensorSpec([2], graft.float32)])
+    def plain(v):
+        return v * 2.0
+
+    np.testing.assert_allclose(plain(np.ones(2, np.float32)).numpy(), [2.0, 2.0])
+    assert plain.get_concrete_function() is not None
 
 
 def test_save_then_load_gives_the_eager_results_with_the_current_values(tmp_path):
@@ -92,6 +104,20 @@ def test_a_concrete_function_and_a_plain_graft_function(tmp_path):
     graft.saved_model.save(holder, str(tmp_path / "c"), signatures=concrete)
     loaded = graft.saved_model.load(str(tmp_path / "c"))
     np.testing.assert_allclose(_run(loaded, x=np.array([1.0, 4.0], np.float32))["output_0"], [2.0, 8.0])
+
+
+def test_a_plain_object_s_attributes_are_tracked(tmp_path):
+    class Plain:
+        def __init__(self):
+            self.v = graft.Variable(np.float32(4.0), name="pv")
+
+        @graft.function(input_signature=[graft.TensorSpec([], graft.float32, name="a")])
+        def __call__(self, a):
+            return a * self.v
+
+    graft.saved_model.save(Plain(), str(tmp_path / "p"))
+    loaded = graft.saved_model.load(str(tmp_path / "p"))
+    assert float(_run(loaded, a=np.float32(2.0))["output_0"]) == 8.0
 
 
 def test_errors_name_the_signature_and_leave_nothing(tmp_path):
