@@ -96,16 +96,27 @@ func (g *Graph) Const(name string, value *Tensor) (Output, error) {
 	if value == nil || value.h.isClosed() {
 		return Output{}, newError(CodeInvalid, "graft: Const needs an open tensor")
 	}
-	op, err := g.AddOp("Const", name).SetAttr("value", value).SetAttr("dtype", value.DType()).Finish()
+	return finishConst(g.AddOp("Const", name), value)
+}
+
+// Placeholder adds a Placeholder of dtype and shape (UnknownShape() for any) and returns its output.
+func (g *Graph) Placeholder(name string, dtype DType, shape Shape) (Output, error) {
+	return finishPlaceholder(g.AddOp("Placeholder", name), dtype, shape)
+}
+
+// finishConst sets a Const builder's value and dtype from value and adds the op (Graph.Const,
+// Scope.Const).
+func finishConst(b *OpBuilder, value *Tensor) (Output, error) {
+	op, err := b.SetAttr("value", value).SetAttr("dtype", value.DType()).Finish()
 	if err != nil {
 		return Output{}, err
 	}
 	return op.Output(0), nil
 }
 
-// Placeholder adds a Placeholder of dtype and shape (UnknownShape() for any) and returns its output.
-func (g *Graph) Placeholder(name string, dtype DType, shape Shape) (Output, error) {
-	b := g.AddOp("Placeholder", name).SetAttr("dtype", dtype)
+// finishPlaceholder sets a Placeholder builder's dtype and, when known, shape, and adds the op.
+func finishPlaceholder(b *OpBuilder, dtype DType, shape Shape) (Output, error) {
+	b.SetAttr("dtype", dtype)
 	if shape.Rank() >= 0 {
 		b.SetAttr("shape", shape)
 	}

@@ -140,24 +140,12 @@ func (s *Scope) Const(name string, value any) (Output, error) {
 		s.setErr(err)
 		return Output{}, err
 	}
-	op, err := s.AddOp("Const", name).SetAttr("value", t).SetAttr("dtype", t.DType()).Finish()
-	if err != nil {
-		return Output{}, err
-	}
-	return op.Output(0), nil
+	return finishConst(s.AddOp("Const", name), t)
 }
 
 // Placeholder adds a Placeholder of dtype and shape (UnknownShape() for any) under the scope.
 func (s *Scope) Placeholder(name string, dtype DType, shape Shape) (Output, error) {
-	b := s.AddOp("Placeholder", name).SetAttr("dtype", dtype)
-	if shape.Rank() >= 0 {
-		b.SetAttr("shape", shape)
-	}
-	op, err := b.Finish()
-	if err != nil {
-		return Output{}, err
-	}
-	return op.Output(0), nil
+	return finishPlaceholder(s.AddOp("Placeholder", name), dtype, shape)
 }
 
 // absoluteScope is the argument of push_name_scope that enters the scope named namespace
