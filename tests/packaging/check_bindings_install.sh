@@ -15,6 +15,8 @@ src="$(cd "$(dirname "$0")/../.." && pwd)"
 . "$src/bindings/go/offline_env.sh"
 # shellcheck source=install_prefix.sh
 . "$(dirname "$0")/install_prefix.sh"
+# shellcheck source=expect_output.sh
+. "$(dirname "$0")/expect_output.sh"
 unset PKG_CONFIG_PATH  # each binding below finds the installed Graft without it
 cd "$work"
 work_real="$(pwd -P)"
@@ -46,9 +48,9 @@ for arg in "$@"; do
       IFS=: read -r exe dir <<< "${arg#--python=}"
       check_module "$(ls "$prefix/$dir"/graft/_graft_swig*.so)"
       out="$(PYTHONPATH="$prefix/$dir" "$exe" -m graft)"
-      grep -q "$prefix/$dir/graft" <<< "$out" || { echo "$out"; echo "FAIL: python imported graft from elsewhere"; exit 1; }
-      grep -q "libgraft.*: $libdir/libgraft.so" <<< "$out" || { echo "$out"; echo "FAIL: python loaded another libgraft"; exit 1; }
-      grep -q "self-check: a MatMul ran" <<< "$out" || { echo "$out"; echo "FAIL: python self-check"; exit 1; }
+      expect "python imported graft from elsewhere" "$prefix/$dir/graft"
+      expect "python loaded another libgraft" "libgraft.*: $libdir/libgraft.so"
+      expect "python self-check" "self-check: a MatMul ran"
       echo "ok: python from $prefix/$dir"
       ;;
     --ruby=*)
@@ -60,8 +62,8 @@ for arg in "$@"; do
         a = g.const([[1.0, 2.0], [3.0, 4.0]])
         p Graft::Session.new(g).run(g.op(:MatMul, a, a)).to_a
         puts $LOADED_FEATURES.grep(/graft(_swig)?\.(rb|so)$/)')"
-      grep -qF "[[7.0, 10.0], [15.0, 22.0]]" <<< "$out" || { echo "$out"; echo "FAIL: ruby MatMul"; exit 1; }
-      grep -q "^$prefix/$rarch/graft_swig.so" <<< "$out" || { echo "$out"; echo "FAIL: ruby loaded another graft_swig"; exit 1; }
+      expect "ruby MatMul" -F "[[7.0, 10.0], [15.0, 22.0]]"
+      expect "ruby loaded another graft_swig" "^$prefix/$rarch/graft_swig.so"
       echo "ok: ruby from $prefix/$rlib"
       ;;
     --java=*)
@@ -73,7 +75,7 @@ for arg in "$@"; do
       "$jdk/javac" -cp "$prefix/$jardir/graft.jar" -d "$work/java-classes" "$src/examples/java/GraftExample.java"
       out="$("$jdk/java" -Djava.library.path="$prefix/$jnidir" -Djava.io.tmpdir="$work/java-tmp" \
         -cp "$prefix/$jardir/graft.jar:$work/java-classes" GraftExample)"
-      grep -q "\[20\.0, 30\.0, 42\.0\] (traces: 2)" <<< "$out" || { echo "$out"; echo "FAIL: java example"; exit 1; }
+      expect "java example" "\[20\.0, 30\.0, 42\.0\] (traces: 2)"
       echo "ok: java from $prefix/$jardir and $prefix/$jnidir"
       ;;
     --go=*)
@@ -86,7 +88,7 @@ for arg in "$@"; do
         || { cat "$work/go-build.log"; echo "FAIL: go build against the installed module"; exit 1; }
       check_module "$work/goapp/app"
       out="$("$work/goapp/app")"
-      grep -q "poly(\[4 5\]) = \[20 30\] (traces: 2)" <<< "$out" || { echo "$out"; echo "FAIL: go example"; exit 1; }
+      expect "go example" "poly(\[4 5\]) = \[20 30\] (traces: 2)"
       echo "ok: go from $prefix/$moddir"
       ;;
     *) echo "unknown argument $arg"; exit 2 ;;

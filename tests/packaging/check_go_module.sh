@@ -5,6 +5,8 @@
 # user's own (examples/go/main.go) requiring graft.dev/graft through a replace directive to
 # that checkout, built with `go build` (the wrapper finding libgraft with pkg-config) and run.
 set -euo pipefail
+# shellcheck source=expect_output.sh
+. "$(dirname "$0")/expect_output.sh"
 build_dir="$1"
 work="$2"
 go="$3"
@@ -37,6 +39,6 @@ echo "ok: go build"
 cd "$work"
 out="$(env -u LD_LIBRARY_PATH LD_LIBRARY_PATH="$libdir" "$work/app/app")"
 echo "$out"
-grep -q "matmul .* = \[1 3\] \[41 52 63\]" <<< "$out" || { echo "FAIL: the example's MatMul"; exit 1; }
-grep -q "poly(\[4 5\]) = \[20 30\] (traces: 2)" <<< "$out" || { echo "FAIL: the example's function"; exit 1; }
+expect "the example's MatMul" "matmul .* = \[1 3\] \[41 52 63\]"
+expect "the example's function" "poly(\[4 5\]) = \[20 30\] (traces: 2)"
 echo "ok: go module over the installed Graft"

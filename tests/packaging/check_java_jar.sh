@@ -4,6 +4,8 @@
 # class path (no java.library.path, no LD_LIBRARY_PATH): the jar's loader must extract its
 # linux-x86_64 libraries and load them. Also checks the manifest's module name and the POM.
 set -euo pipefail
+# shellcheck source=expect_output.sh
+. "$(dirname "$0")/expect_output.sh"
 jar_file="$1"
 pom_file="$2"
 work="$3"
@@ -39,8 +41,8 @@ cd "$work"
 out="$(env -u LD_LIBRARY_PATH -u JAVA_TOOL_OPTIONS -u _JAVA_OPTIONS "$java_home_bin/java" \
   -Djava.library.path="$work/empty" -Djava.io.tmpdir="$work/tmp" -cp "$work/graft.jar:$work/classes" GraftExample)"
 echo "$out"
-grep -q "\[19\.0, 22\.0, 43\.0, 50\.0\]" <<< "$out" || { echo "FAIL: the example's MatMul"; exit 1; }
-grep -q "\[20\.0, 30\.0, 42\.0\] (traces: 2)" <<< "$out" || { echo "FAIL: the example's function"; exit 1; }
+expect "the example's MatMul" "\[19\.0, 22\.0, 43\.0, 50\.0\]"
+expect "the example's function" "\[20\.0, 30\.0, 42\.0\] (traces: 2)"
 # The extracted copies are deleted once loaded.
 if [ -n "$(ls -A "$work/tmp")" ]; then
   ls -R "$work/tmp"

@@ -6,6 +6,8 @@
 # source and build trees. The wheel must hold the whole package (graft.autograph too) and no
 # libgraft, and the module must load the installed one.
 set -euo pipefail
+# shellcheck source=expect_output.sh
+. "$(dirname "$0")/expect_output.sh"
 build_dir="$1"
 work="$2"
 python="$3"
@@ -45,10 +47,10 @@ cd "$work"
 out="$(env -u PYTHONPATH -u LD_LIBRARY_PATH "$work/venv/bin/python" -m graft)"
 echo "$out"
 version="$(pkg-config --modversion graft)"
-grep -q "^graft $version" <<< "$out" || { echo "FAIL: python -m graft names no version $version"; exit 1; }
+expect "python -m graft names no version $version" "^graft $version"
 grep -q "graft-$version-" <<< "$(basename "$wheel_file")" || { echo "FAIL: the wheel is not version $version"; exit 1; }
-grep -q "$work/venv/" <<< "$out" || { echo "FAIL: the package was not imported from the venv"; exit 1; }
-grep -q "libgraft.*$libdir/libgraft.so" <<< "$out" || { echo "FAIL: the module did not load the installed libgraft"; exit 1; }
-grep -q "CPU" <<< "$out" || { echo "FAIL: no CPU device listed"; exit 1; }
-grep -q "self-check: a MatMul ran" <<< "$out" || { echo "FAIL: the self-check did not pass"; exit 1; }
+expect "the package was not imported from the venv" "$work/venv/"
+expect "the module did not load the installed libgraft" "libgraft.*$libdir/libgraft.so"
+expect "no CPU device listed" "CPU"
+expect "the self-check did not pass" "self-check: a MatMul ran"
 echo "ok: python wheel over the installed Graft"
