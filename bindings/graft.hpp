@@ -119,6 +119,24 @@ inline std::vector<DeviceInfo> list_devices() {
   return out;
 }
 
+/* ---- The MPI job of the collective ops (graft/distributed.h) --------------------------------- */
+
+/* Joins the job (idempotent); Error GRAFT_EUNIMPLEMENTED when Graft has no MPI module. */
+inline void distributed_init() { detail::check(graft_distributed_init()); }
+/* This process's rank and the job's size (joining the job first). */
+inline int distributed_rank() {
+  int rank = 0;
+  detail::check(graft_distributed_rank(&rank));
+  return rank;
+}
+inline int distributed_size() {
+  int size = 0;
+  detail::check(graft_distributed_size(&size));
+  return size;
+}
+inline void distributed_barrier() { detail::check(graft_distributed_barrier()); }
+inline void distributed_finalize() { detail::check(graft_distributed_finalize()); }
+
 /* ---- Op libraries ------------------------------------------------------------------------- */
 
 /* The name of the function of an op type in the bindings that make one per op (Python's
@@ -1332,9 +1350,11 @@ class Session {
   /* num_threads 0: one per core; disabled_rewrites: GRAFT_REWRITE_* bits; default_device: the
    * device of ops that name none; strict_placement: ops must run on the device they name. */
   Session(Graph &graph, int num_threads = 0, bool track_memory = false, unsigned disabled_rewrites = 0,
-          const std::string &default_device = "", bool strict_placement = false, int64_t max_memory_bytes = 0)
+          const std::string &default_device = "", bool strict_placement = false, int64_t max_memory_bytes = 0,
+          const std::string &cluster = "")
       : g_(graph.ref()) {
     graft_session_options opts = GRAFT_SESSION_OPTIONS_INIT;
+    opts.cluster = cluster.c_str();
     opts.num_threads = num_threads;
     opts.track_memory = track_memory;
     opts.disabled_rewrites = disabled_rewrites;
@@ -1344,6 +1364,12 @@ class Session {
     graft_session *s = nullptr;
     detail::check(graft_session_new(&s, graph.c(), &opts));
     s_.reset(s, graft_session_free);
+  }
+  /* A cluster session's processes other than the client: serve its runs until it is freed
+   * (graft_session_serve). */
+  void serve() {
+    if (!s_) throw Error(GRAFT_EPRECONDITION, "graft: use of a closed Session");
+    detail::check(graft_session_serve(s_.get()));
   }
   /* timeout_ms > 0: the run stops with GRAFT_EDEADLINE after that long; cancellation: a token
    * that stops it (graft/run_options.h). */

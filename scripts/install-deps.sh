@@ -11,6 +11,7 @@ packages=(
   libcmocka-dev swig graphviz libre2-dev
   binutils clang libclang-rt-dev lld abigail-tools
   openjdk-17-jdk-headless junit5 golang-go ruby ruby-dev
+  libopenmpi-dev openmpi-bin
 )
 # Debian 12's lld is version 14; its lld-16 also packs relative relocations (DT_RELR), which
 # takes 0.4 MB off libgraft. Later releases' lld does so itself.

@@ -75,7 +75,7 @@ func NewSession(g *Graph, opts ...SessionOption) (*Session, error) {
 	defer g.h.release()
 	r, err := get(func() raw.Session {
 		return raw.NewSession__SWIG_0(rg, o.numThreads, o.trackMemory, o.disabledRewrites, o.defaultDevice,
-			o.strictPlacement, o.maxMemory)
+			o.strictPlacement, o.maxMemory, "")
 	})
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@
 #include "core/device_spec.h"
 #include "core/graph.h"
 #include "core/partial_shape.h"
+#include "core/runtime/cluster_session.h"
 #include "core/runtime/session.h"
 #include "core/tensor.h"
 #include "graft/attrs.h"
@@ -71,6 +72,8 @@ struct graft_session {
   std::atomic<int64_t> last_peak_bytes{-1};
   std::atomic<int64_t> last_ops_run{0};
   bool track_memory;
+  // A session across processes (options.cluster), which runs instead of `session`.
+  std::unique_ptr<graft::ClusterSession> cluster;
 };
 
 // A run prepared once (graft_session_make_callable); it borrows its session.
@@ -119,5 +122,7 @@ inline Output FromC(const graft_output& o) { return Output{FromC(o.op), o.index}
 // without making a message (for the getters that return a value and cannot throw).
 bool IsOutputOf(const graft_output& t, const Graph* graph) noexcept;
 // graft_session_options (NULL: defaults) -> core options; errors name the bad field.
-Status SessionOptionsFromC(const graft_session_options* options, SessionOptions* out, bool* track_memory);
+// cluster: where options.cluster goes; nullptr where a cluster is not supported (an error).
+Status SessionOptionsFromC(const graft_session_options* options, SessionOptions* out, bool* track_memory,
+                           std::string* cluster = nullptr);
 }  // namespace graft::capi

@@ -38,7 +38,8 @@ static_assert(GRAFT_SESSION_MAX_THREADS == graft::Session::kMaxThreads, "the doc
 namespace graft::capi {
 Status CheckOutput(const graft_output& t, const Graph* graph, std::string_view what);
 
-Status SessionOptionsFromC(const graft_session_options* options, SessionOptions* o, bool* track) {
+Status SessionOptionsFromC(const graft_session_options* options, SessionOptions* o, bool* track,
+                           std::string* cluster) {
   *track = false;
   if (options == nullptr) return Status::Ok();
   *track = options->track_memory != 0;
@@ -69,6 +70,10 @@ Status SessionOptionsFromC(const graft_session_options* options, SessionOptions*
       return errors::InvalidArgument("options.max_memory_bytes is ", options->max_memory_bytes, "; 0 means no cap");
     }
     o->max_memory_bytes = options->max_memory_bytes;
+  }
+  if (options->version >= 4 && options->cluster != nullptr && *options->cluster != '\0') {
+    if (cluster == nullptr) return errors::InvalidArgument("options.cluster is not supported here");
+    *cluster = options->cluster;
   }
   return Status::Ok();
 }
@@ -120,8 +125,12 @@ Status SessionRun(graft_tensor** out_values, graft_session* session, const graft
   }
   std::vector<graft::Tensor> values;
   graft::RunStats stats;
-  GRAFT_RETURN_IF_ERROR(
-      session->session.Run(f, a.fetches, a.targets, &values, &stats, session->track_memory, &control));
+  if (session->cluster != nullptr) {
+    GRAFT_RETURN_IF_ERROR(session->cluster->Run(f, a.fetches, a.targets, &values, &control));
+  } else {
+    GRAFT_RETURN_IF_ERROR(
+        session->session.Run(f, a.fetches, a.targets, &values, &stats, session->track_memory, &control));
+  }
   HandOut(session, std::move(values), stats, out_values);
   return Status::Ok();
 }
@@ -159,11 +168,15 @@ GRAFT_API int graft_session_new(graft_session** out, graft_graph* graph, const g
     GRAFT_CHECK_ARG(graph);
     graft::SessionOptions o;
     bool track = false;
-    GRAFT_RETURN_IF_ERROR(graft::capi::SessionOptionsFromC(options, &o, &track));
+    std::string cluster;
+    GRAFT_RETURN_IF_ERROR(graft::capi::SessionOptionsFromC(options, &o, &track, &cluster));
     std::shared_ptr<graft::Graph> g;
     GRAFT_RETURN_IF_ERROR(graft::capi::SharedGraph(graph, &g));
-    auto session = std::make_unique<graft_session>(std::move(g), o, track);
+    graft::ClusterSpec spec;
+    if (!cluster.empty()) GRAFT_RETURN_IF_ERROR(graft::ClusterSpec::Parse(cluster, &spec).WithContext("options.cluster"));
+    auto session = std::make_unique<graft_session>(g, o, track);
     GRAFT_RETURN_IF_ERROR(session->session.init_status());
+    if (!cluster.empty()) GRAFT_RETURN_IF_ERROR(graft::ClusterSession::Create(g, spec, o, &session->cluster));
     *out = session.release();
     return Status::Ok();
   });
@@ -177,6 +190,16 @@ GRAFT_API int graft_session_run(graft_tensor** out_values, graft_session* sessio
                                 graft_op* const* targets, int ntargets) {
   return Guard("graft_session_run", [&] {
     return SessionRun(out_values, session, feeds, feed_values, nfeeds, fetches, nfetches, targets, ntargets, nullptr);
+  });
+}
+
+GRAFT_API int graft_session_serve(graft_session* session) {
+  return Guard("graft_session_serve", [&]() -> Status {
+    GRAFT_CHECK_ARG(session);
+    if (session->cluster == nullptr) {
+      return graft::errors::FailedPrecondition("the session has no cluster (options.cluster): nothing to serve");
+    }
+    return session->cluster->Serve();
   });
 }
 
@@ -195,6 +218,9 @@ GRAFT_API int graft_session_make_callable(graft_callable** out, graft_session* s
   return Guard("graft_session_make_callable", [&]() -> Status {
     GRAFT_CHECK_ARG(out);
     GRAFT_CHECK_ARG(session);
+    if (session->cluster != nullptr) {
+      return graft::errors::Unimplemented("a cluster session has no callables yet: use graft_session_run");
+    }
     RunArgs a;
     GRAFT_RETURN_IF_ERROR(RunArgsFromC(feeds, nfeeds, fetches, nfetches, targets, ntargets, &a));
     auto c = std::make_unique<graft_callable>();

@@ -17,6 +17,7 @@ void RegisterBuiltinOps(OpRegistry& r) {
   ops::RegisterIoOps(r);
   ops::RegisterImageOps(r);
   ops::RegisterLookupOps(r);
+  ops::RegisterCollectiveOps(r);
 }
 
 void RegisterBuiltinGradients(GradientRegistry& r) {

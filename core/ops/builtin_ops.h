@@ -22,6 +22,7 @@ void RegisterFunctionalOps(OpRegistry& r);   // functional_ops.cc: calls, If/Whi
 void RegisterIoOps(OpRegistry& r);           // io_ops.cc: checkpoints, strings, logging, ParseExample
 void RegisterImageOps(OpRegistry& r);        // image_ops.cc: ResizeBilinear, ResizeNearestNeighbor, their grads
 void RegisterLookupOps(OpRegistry& r);       // lookup_ops.cc: lookup tables (HashTableV2, finds, initializers)
+void RegisterCollectiveOps(OpRegistry& r);   // collective_ops.cc: all-reduce, gather, broadcast across processes
 
 // The built-in gradient functions (registered into GradientRegistry::Global() on first use).
 void RegisterMathGradients(GradientRegistry& r);   // math_grad.cc: elementwise, Cast, Select, reductions

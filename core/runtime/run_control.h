@@ -18,6 +18,8 @@
 
 namespace graft {
 
+struct ClusterRun;  // collective_transport.h
+
 // A flag shared by the runs that should stop together. Cancel is thread-safe and
 // async-signal-safe (one atomic store), so a SIGINT handler may call it.
 class CancellationFlag {
@@ -40,6 +42,9 @@ struct RunControl {
   // The account the run's kernels allocate tensors from (a session's, under its memory cap;
   // made with make_shared), or none.
   MemoryAccount* memory = nullptr;
+  // The run of a cluster session this run is the local part of (its id keys its edges'
+  // messages; its _GraftSend kernels leave their sends there), or none.
+  ClusterRun* cluster = nullptr;
 
   // A control with a timeout from now (timeout_ms > 0) and/or a cancellation.
   static RunControl After(int64_t timeout_ms, const CancellationFlag* cancellation);
@@ -54,7 +59,9 @@ struct RunControl {
   // gradient tape runs its body op by op: RunControlScope), or nullptr.
   static const RunControl* Current() { return ThreadScoped<const RunControl>::Current(); }
 
-  bool active() const { return cancellation != nullptr || deadline_ns != kNoDeadline || memory != nullptr; }
+  bool active() const {
+    return cancellation != nullptr || deadline_ns != kNoDeadline || memory != nullptr || cluster != nullptr;
+  }
   // OK, or why the run must stop before running `next` (named in the message); inside: the
   // check is made by `next` itself between its iterations (While), which the message says.
   Status Check(const Node& next, bool inside = false) const {

@@ -39,6 +39,7 @@ void RegisterBuiltinKernels(KernelRegistry& r) {
   cpu::RegisterStatelessRandomKernels(r);
   cpu::RegisterStringHashKernels(r);
   cpu::RegisterStringSplitKernels(r);
+  cpu::RegisterCollectiveKernels(r);
   cpu::RegisterFloat16Kernels(r);  // last: it wraps the float32 kernels above
 }
 

@@ -41,6 +41,7 @@ void RegisterBucketizeKernels(KernelRegistry& r);   // bucketize_kernels.cc
 void RegisterStatelessRandomKernels(KernelRegistry& r);  // stateless_random_kernels.cc
 void RegisterStringHashKernels(KernelRegistry& r);  // string_hash_kernels.cc
 void RegisterStringSplitKernels(KernelRegistry& r);  // string_split_kernels.cc
+void RegisterCollectiveKernels(KernelRegistry& r);  // collective_kernels.cc: over CollectiveTransport
 // Kernels that never touch elements: they read only dims (Shape, ShapeN, Size, Rank, whose
 // outputs are in host memory), give a tensor other dims over the same buffer (Reshape,
 // ExpandDims, Squeeze) or pass it on. Any device whose tensors are buffers registers them too

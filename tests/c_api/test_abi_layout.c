@@ -69,7 +69,7 @@ ABI_FIELD(graft_function_options, ninput_signature, 16, 4);
 ABI_FIELD(graft_function_options, reduce_retracing, 20, 4);
 
 /* session.h */
-ABI_SIZE(graft_session_options, 40, 8);
+ABI_SIZE(graft_session_options, 48, 8);
 ABI_FIELD(graft_session_options, version, 0, 4);
 ABI_FIELD(graft_session_options, num_threads, 4, 4);
 ABI_FIELD(graft_session_options, track_memory, 8, 4);
@@ -77,6 +77,7 @@ ABI_FIELD(graft_session_options, disabled_rewrites, 12, 4);
 ABI_FIELD(graft_session_options, default_device, 16, 8);
 ABI_FIELD(graft_session_options, strict_placement, 24, 4);
 ABI_FIELD(graft_session_options, max_memory_bytes, 32, 8);
+ABI_FIELD(graft_session_options, cluster, 40, 8); /* version 4 */
 
 /* run_options.h */
 ABI_SIZE(graft_run_options, 24, 8);
@@ -87,7 +88,7 @@ ABI_FIELD(graft_run_options, cancellation, 16, 8);
 #endif /* 64-bit */
 
 /* Versions of the options structs, which the library reads to know which fields a caller set. */
-ABI_VALUE(GRAFT_SESSION_OPTIONS_VERSION, 3);
+ABI_VALUE(GRAFT_SESSION_OPTIONS_VERSION, 4);
 ABI_VALUE(GRAFT_RUN_OPTIONS_VERSION, 1);
 ABI_VALUE(GRAFT_FUNCTION_OPTIONS_VERSION, 1);
 

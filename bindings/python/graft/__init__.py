@@ -46,6 +46,7 @@ from graft.op_library import load_op_library, load_library
 from graft import saved_model
 from graft import autograph
 from graft import lookup
+from graft import distribute
 from graft import optimizers
 from graft import config
 from graft import types

@@ -105,15 +105,21 @@ class Session:
     the default session. A run is cancelled by Ctrl-C (KeyboardInterrupt) and stops at its
     deadline (RunOptions.timeout_in_ms, ConfigProto.operation_timeout_in_ms)."""
 
-    def __init__(self, target="", graph=None, config=None, num_threads=0, max_memory_bytes=0):
+    def __init__(self, target="", graph=None, config=None, num_threads=0, max_memory_bytes=0, cluster=None):
         """max_memory_bytes > 0 caps the tensor memory the session's runs hold at once (Graft's
-        own option): an allocation past it raises ResourceExhaustedError naming the op."""
+        own option): an allocation past it raises ResourceExhaustedError naming the op.
+
+        cluster: a cluster spec ("worker:2,ps:1") to run the graph across the processes of the
+        MPI job this one is in (mpirun): each op runs on the task its device names
+        (graft.device("/job:ps/task:0")). Every process builds the same graph and makes the
+        session; rank 0 runs it, the others call serve() (docs/distributed.md)."""
         self._graph = graph if graph is not None else _fw.get_default_graph()
         if config is not None and not num_threads:
             num_threads = getattr(config, "inter_op_parallelism_threads", 0) or 0
         self._timeout = max(0, int(getattr(config, "operation_timeout_in_ms", 0) or 0)) if config is not None else 0
-        if max_memory_bytes:
-            self._c = _c.Session(self._graph._c, num_threads, False, 0, "", False, int(max_memory_bytes))
+        if max_memory_bytes or cluster:
+            self._c = _c.Session(self._graph._c, num_threads, False, 0, "", False, int(max_memory_bytes),
+                                 str(cluster or ""))
         else:
             self._c = _c.Session(self._graph._c, num_threads)
         self._closed = False
@@ -297,6 +303,13 @@ class Session:
             return results(elements, values, rebuild, take and not memory_limit())
 
         return run_callable
+
+    def serve(self):
+        """A cluster session's processes other than rank 0: run their parts of rank 0's runs until
+        rank 0 closes its session."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        self._c.serve()
 
     def close(self):
         """Releases the session's resources (its variables); closing again does nothing."""

@@ -38,7 +38,7 @@ GRAFT_BEGIN_DECL
 
 /* The table: one pointer per public function, in c_api/api_table.list's order. */
 typedef struct graft_api {
-  /* Version 1 (members 1 to 383). */
+  /* Version 1 (members 1 to 389). */
   const char *(*version)(void);
   int (*version_number)(void);
   int (*soversion)(void);
@@ -498,6 +498,12 @@ typedef struct graft_api {
       const graft_run_options *options);
   graft_bool (*tensor_is_exclusive)(const graft_tensor *tensor);
   graft_bool (*variable_same)(const graft_value *a, const graft_value *b);
+  int (*distributed_init)(void);
+  int (*distributed_rank)(int *out_rank);
+  int (*distributed_size)(int *out_size);
+  int (*distributed_barrier)(void);
+  int (*distributed_finalize)(void);
+  int (*session_serve)(graft_session *session);
 } graft_api;
 
 /*

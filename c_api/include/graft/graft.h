@@ -31,5 +31,6 @@
 #include "graft/tape.h"
 #include "graft/kernel.h"
 #include "graft/library.h"
+#include "graft/distributed.h"
 
 #endif /* GRAFT_GRAFT_H */

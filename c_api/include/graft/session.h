@@ -69,10 +69,20 @@ typedef struct graft_session_options {
    * the op, the bytes asked for and the cap; the session stays usable. 0: no cap (the
    * default, as TensorFlow). The process's cap (graft_memory_set_limit) applies as well. */
   int64_t max_memory_bytes;
+  /* Version 4: */
+  /* A cluster spec ("worker:2,ps:1"; NULL or "": none): the session runs its graph across the
+   * processes of the MPI job this process is in (graft/distributed.h), one per task, the
+   * tasks taking the ranks in the spec's order. Every process builds the same graph and makes
+   * a session with the same spec; rank 0 (task 0 of the first job) runs it with
+   * graft_session_run, the others serve it with graft_session_serve. Each op runs on the task
+   * its device names (/job:ps/task:0; none: the client's), an op that takes a variable where
+   * the variable is; tensors that cross processes travel over MPI. See docs/distributed.md.
+   * Copied by graft_session_new. */
+  const char *cluster;
 } graft_session_options;
 
-#define GRAFT_SESSION_OPTIONS_VERSION 3
-#define GRAFT_SESSION_OPTIONS_INIT {GRAFT_SESSION_OPTIONS_VERSION, 0, 0, 0, NULL, 0, 0}
+#define GRAFT_SESSION_OPTIONS_VERSION 4
+#define GRAFT_SESSION_OPTIONS_INIT {GRAFT_SESSION_OPTIONS_VERSION, 0, 0, 0, NULL, 0, 0, NULL}
 
 
 /*
@@ -98,6 +108,14 @@ GRAFT_API GRAFT_MUST_USE_RESULT int graft_session_run(graft_tensor **out_values,
                                                       const graft_output *feeds, graft_tensor *const *feed_values,
                                                       int nfeeds, const graft_output *fetches, int nfetches,
                                                       graft_op *const *targets, int ntargets);
+
+/*
+ * A cluster session's processes other than the client (options.cluster): runs their parts of
+ * the client's runs, returning GRAFT_OK when the client frees its session. A part that fails is
+ * reported to the client, whose run fails with the error and the task's name; serving goes on.
+ * GRAFT_EPRECONDITION for the client or a session without a cluster. Blocks the calling thread.
+ */
+GRAFT_API GRAFT_MUST_USE_RESULT int graft_session_serve(graft_session *session);
 /*
  * graft_session_run with a deadline and/or a cancellation token (run_options.h; options NULL:
  * neither): a run that passes its deadline fails with GRAFT_EDEADLINE, a cancelled one with
