@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# mpi.peer_killed: rank 1 of 2 is killed before an all-reduce; rank 0 must fail it with a
-# deadline error naming rank 1 (test_collective_failures.c, mode "killed") instead of hanging.
-# mpirun itself exits non-zero (a rank died), so the verdict is rank 0's result file.
+# mpi.peer_killed, mpi.cluster_peer_killed: rank 1 of 2 is killed; rank 0's all-reduce
+# (test_collective_failures.c) or cluster session run (test_cluster_session.c), in mode
+# "killed", must fail with a deadline error naming rank 1 instead of hanging. mpirun itself
+# exits non-zero (a rank died), so the verdict is rank 0's result file.
 # Usage: run_killed_peer.sh MPIEXEC TEST_EXECUTABLE
 set -u
 mpiexec=$1 test=$2
@@ -14,4 +15,4 @@ if [ "$(cat "$result" 2> /dev/null)" != "ok" ]; then
   echo "$output"
   exit 1
 fi
-echo "rank 0 failed the all-reduce with a deadline error naming rank 1, as it should"
+echo "rank 0 failed with a deadline error naming rank 1, as it should"

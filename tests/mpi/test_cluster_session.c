@@ -9,7 +9,11 @@
  *  - a remote op that fails: the client's run fails with its error and its task, and the next
  *    run works;
  *  - errors found before anything runs: a spec that is not the job's, a job the spec lacks,
- *    serving from the client. */
+ *    serving from the client.
+ * Mode "killed RESULT" (run_killed_peer.sh, 2 ranks, spec "worker:2"): worker/1 is killed after
+ * making its session; the client's run of an op there fails with a deadline error naming the
+ * edge and the rank instead of hanging, and rank 0 writes "ok" to RESULT. */
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,11 +152,38 @@ static void test_plan_errors(void **state) {
   assert_float_equal(fetch1(g_c, 0, NULL), 3.0f, 0);
 }
 
-int main(void) {
+/* Mode "killed": see the top of the file. */
+static int killed_peer(const char *result) {
+  build_graph();
+  graft_session_options opts = GRAFT_SESSION_OPTIONS_INIT;
+  opts.cluster = "worker:2";
+  if (graft_session_new(&g_session, g_graph, &opts) != GRAFT_OK) {
+    fprintf(stderr, "rank %d: %s\n", g_rank, graft_error_last());
+    return 1;
+  }
+  if (g_rank == 1) raise(SIGKILL);
+  graft_output f = {g_b, 0};
+  graft_tensor *out = NULL;
+  int rc = graft_session_run(&out, g_session, NULL, NULL, 0, &f, 1, NULL, 0);
+  const char *msg = graft_error_last();
+  printf("rank 0: the run gave %s: %s\n", graft_status_name(rc), msg);
+  fflush(stdout);
+  if (rc == GRAFT_EDEADLINE && strstr(msg, "rank 1") != NULL && strstr(msg, "'b:0'") != NULL) {
+    FILE *file = fopen(result, "w");
+    if (file != NULL) {
+      fputs("ok\n", file);
+      fclose(file);
+    }
+  }
+  _Exit(0); /* MPI cannot finalize with a dead rank */
+}
+
+int main(int argc, char **argv) {
   if (graft_distributed_rank(&g_rank) != GRAFT_OK) {
     fprintf(stderr, "test_cluster_session: %s\n", graft_error_last());
     return 1;
   }
+  if (argc > 2 && strcmp(argv[1], "killed") == 0) return killed_peer(argv[2]);
   build_graph();
   /* Errors of the spec, on every rank, before any message. */
   graft_session_options opts = GRAFT_SESSION_OPTIONS_INIT;

@@ -82,3 +82,32 @@ def test_errors():
         dist.all_gather(graft.constant(1.0))
     # The process's collectives still work.
     np.testing.assert_array_equal(dist.all_reduce(graft.constant([1.0])).numpy(), [1.0])
+
+
+def test_cluster_session_of_one_process():
+    g = graft.Graph()
+    with g.as_default():
+        with graft.device("/job:worker/task:0"):
+            x = graft.compat.v1.placeholder(graft.float32, [2])
+            y = x * 3.0
+        v = graft.Variable([1.0, 1.0])
+        with graft.device("/job:worker/task:0"):
+            step = v.assign_add(y)
+        init = graft.compat.v1.global_variables_initializer()
+    s = graft.Session(graph=g, cluster="worker:1")
+    s.run(init)
+    np.testing.assert_array_equal(s.run(y, {x: [1.0, 2.0]}), [3.0, 6.0])
+    s.run(step, {x: [1.0, 1.0]})
+    np.testing.assert_array_equal(s.run(v), [4.0, 4.0])
+    with pytest.raises(graft.errors.FailedPreconditionError, match="only the others serve it"):
+        s.serve()
+    with pytest.raises(graft.errors.InvalidArgumentError, match="has 2 tasks but the job has 1 processes"):
+        graft.Session(graph=g, cluster="worker:2")
+    with pytest.raises(graft.errors.InvalidArgumentError, match="is not job:count"):
+        graft.Session(graph=g, cluster="worker")
+    with g.as_default():
+        with graft.device("/job:ps/task:0"):
+            z = x + 1.0
+    with pytest.raises(graft.errors.InvalidArgumentError, match="/job:ps is not in the cluster spec 'worker:1'"):
+        s.run(z, {x: [1.0, 2.0]})
+    s.close()
