@@ -51,6 +51,9 @@ class CMakeBuild(build_ext):
         for lib in (build_dir / "c_api").glob("libgraft.so.*"):
             if lib.name.count(".") == 2:
                 shutil.copy2(lib, out / lib.name, follow_symlinks=True)
+        # Graft's MPI module (when MPI was found), which libgraft loads from its own directory.
+        for lib in (build_dir / "c_api").glob("libgraft_mpi.so.*"):
+            shutil.copy2(lib, out / lib.name, follow_symlinks=True)
 
 
     def build_against_installed(self, ext):

@@ -47,6 +47,28 @@ cmake --build "$work/plugin" > "$work/plugin_build.log" 2>&1 \
   || { cat "$work/plugin_build.log"; echo "FAIL: build examples/plugin"; exit 1; }
 [ -f "$work/plugin/libgraft_example_ops.so" ] || { echo "FAIL: examples/plugin made no library"; exit 1; }
 echo "ok: examples/plugin built with find_package"
+# 5. Graft's MPI module (when this build made one) is installed beside libgraft, and a program
+# linked against the installed libgraft finds it there (a job of one rank, without mpirun).
+if ls "$build_dir"/c_api/libgraft_mpi.so.* > /dev/null 2>&1; then
+  ls "$libdir"/libgraft_mpi.so.[0-9]* > /dev/null || { echo "FAIL: libgraft_mpi not installed beside libgraft"; exit 1; }
+  cat > "$work/mpi_consumer.c" << 'EOF_C'
+#include <stdio.h>
+#include <graft/graft.h>
+int main(void) {
+  int size = 0;
+  if (graft_distributed_size(&size) != GRAFT_OK || graft_distributed_finalize() != GRAFT_OK) {
+    printf("%s\n", graft_error_last());
+    return 1;
+  }
+  printf("ranks: %d\n", size);
+  return 0;
+}
+EOF_C
+  eval "$cc '$work/mpi_consumer.c' -o '$work/mpi_consumer' $(pkg-config --cflags --libs graft)"
+  out=$(LD_LIBRARY_PATH="$libdir" "$work/mpi_consumer" 2>&1) || true
+  [ "$out" = "ranks: 1" ] || { echo "FAIL: the installed libgraft did not load its MPI module: '$out'"; exit 1; }
+  echo "ok: the installed libgraft loads libgraft_mpi from its directory"
+fi
 if ldd "$work/cmake_graft_static/consumer" | grep -q libgraft; then
   echo "FAIL: the static consumer still loads libgraft.so"
   exit 1
