@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <set>
 #include <thread>
 
@@ -172,7 +173,7 @@ Status ClusterSession::Create(std::shared_ptr<const Graph> graph, const ClusterS
                                    t->size(), " processes (mpirun -np ", spec.num_tasks(), ")");
   }
   int tag = 0;
-  GRAFT_RETURN_IF_ERROR(EdgeTag(0, 0, 0, t->max_tag(), &tag));
+  GRAFT_RETURN_IF_ERROR(EdgeTag(0, 0, false, 0, t->max_tag(), &tag));
   std::unique_ptr<ClusterSession> s(new ClusterSession(std::move(graph), spec, t, t->rank()));
   s->local_ = std::make_unique<Session>(s->local_graph_.get(), options);
   GRAFT_RETURN_IF_ERROR(s->local_->init_status());
@@ -231,8 +232,7 @@ Status ClusterSession::RankOfNode(const Node* node, int* rank) {
   return Status::Ok();
 }
 
-Status ClusterSession::RecvNode(const Output& from, int index_or_control, Node** out) {
-  const bool control = index_or_control == kControlEdge;
+Status ClusterSession::RecvNode(const Output& from, bool control, Node** out) {
   const std::string name = control ? StrCat("graft.edge/recv/", from.node->name(), "/control")
                                    : StrCat("graft.edge/recv/", from.node->name(), "_", from.index);
   if (auto it = edge_nodes_.find(name); it != edge_nodes_.end()) {
@@ -241,7 +241,7 @@ Status ClusterSession::RecvNode(const Output& from, int index_or_control, Node**
   }
   int peer = 0, tag = 0;
   GRAFT_RETURN_IF_ERROR(RankOfNode(from.node, &peer));
-  GRAFT_RETURN_IF_ERROR(EdgeTag(from.node->id(), index_or_control, rank_, transport_->max_tag(), &tag));
+  GRAFT_RETURN_IF_ERROR(EdgeTag(from.node->id(), from.index, control, rank_, transport_->max_tag(), &tag));
   NodeSpec spec;
   spec.type = "_GraftRecv";
   spec.name = name + "/";
@@ -274,7 +274,7 @@ Status ClusterSession::SendNode(const Output& what, int dst, bool control, Node*
   Node* producer = nullptr;
   GRAFT_RETURN_IF_ERROR(LocalCopy(what.node, &producer));
   int tag = 0;
-  GRAFT_RETURN_IF_ERROR(EdgeTag(what.node->id(), control ? kControlEdge : what.index, dst, transport_->max_tag(), &tag));
+  GRAFT_RETURN_IF_ERROR(EdgeTag(what.node->id(), what.index, control, dst, transport_->max_tag(), &tag));
   Output value{producer, what.index};
   DType dtype = control ? DType::kBool : what.node->output_type(what.index);
   if (control) {  // a control edge carries a scalar made after the op
@@ -333,7 +333,7 @@ Status ClusterSession::LocalCopy(const Node* node, Node** out) {
       GRAFT_RETURN_IF_ERROR(LocalCopy(in.node, &src));
       spec.inputs[0].tensors.push_back(Output{src, in.index});
     } else {
-      GRAFT_RETURN_IF_ERROR(RecvNode(in, in.index, &src));
+      GRAFT_RETURN_IF_ERROR(RecvNode(in, false, &src));
       spec.inputs[0].tensors.push_back(Output{src, 0});
     }
   }
@@ -344,7 +344,7 @@ Status ClusterSession::LocalCopy(const Node* node, Node** out) {
     if (r == rank_) {
       GRAFT_RETURN_IF_ERROR(LocalCopy(c, &src));
     } else {
-      GRAFT_RETURN_IF_ERROR(RecvNode(Output{c, 0}, kControlEdge, &src));
+      GRAFT_RETURN_IF_ERROR(RecvNode(Output{c, 0}, true, &src));
     }
     spec.control_inputs.push_back(src);
   }
@@ -413,14 +413,14 @@ Status ClusterSession::BuildPlan(const std::vector<Output>& feeds, const std::ve
         const std::string key = StrCat(f, "->", rn);
         if (!done_feeds.insert(key).second) continue;
         int tag = 0;
-        GRAFT_RETURN_IF_ERROR(EdgeTag(in.node->id(), in.index, rn, transport_->max_tag(), &tag));
+        GRAFT_RETURN_IF_ERROR(EdgeTag(in.node->id(), in.index, false, rn, transport_->max_tag(), &tag));
         if (rn == rank_) {
           Node* local = nullptr;
           if (rp == rank_) {
             GRAFT_RETURN_IF_ERROR(LocalCopy(in.node, &local));
             plan->local_feeds.push_back(Output{local, in.index});
           } else {
-            GRAFT_RETURN_IF_ERROR(RecvNode(in, in.index, &local));
+            GRAFT_RETURN_IF_ERROR(RecvNode(in, false, &local));
             plan->local_feeds.push_back(Output{local, 0});
           }
           plan->local_feed_of.push_back(f);
@@ -471,7 +471,7 @@ Status ClusterSession::BuildPlan(const std::vector<Output>& feeds, const std::ve
       GRAFT_RETURN_IF_ERROR(LocalCopy(o.node, &local));
       plan->local_fetches.push_back(Output{local, o.index});
     } else {
-      GRAFT_RETURN_IF_ERROR(RecvNode(o, o.index, &local));
+      GRAFT_RETURN_IF_ERROR(RecvNode(o, false, &local));
       plan->local_fetches.push_back(Output{local, 0});
     }
     plan->fetch_slot.push_back(static_cast<int>(plan->local_fetches.size()) - 1);
@@ -528,44 +528,69 @@ Status ClusterSession::Run(const std::vector<std::pair<Output, Tensor>>& feeds, 
     GRAFT_RETURN_IF_ERROR(BuildPlan(feed_outputs, fetches, targets, plan.get()));
     plans_[signature] = plan;
   }
-  const int64_t step = ++step_;
+  // Fed values that go to other processes must be able to: checked before anything is sent.
+  for (const Plan::FeedSend& fs : plan->feed_sends) {
+    const Tensor& value = feeds[static_cast<size_t>(fs.feed)].second;
+    const DType d = value.dtype();
+    if (d == DType::kString || d == DType::kResource || d == DType::kVariant) {
+      return errors::Unimplemented("feed '", Graph::TensorName(feeds[static_cast<size_t>(fs.feed)].first), "' (",
+                                   DTypeName(d), ") is consumed on ", spec_.TaskName(fs.rank),
+                                   ", and such tensors cannot cross processes yet");
+    }
+  }
+  const int64_t step = transport_->NextStep();
   int64_t deadline_ns = DeadlineAfter(timeout_s_);
   if (control != nullptr) deadline_ns = std::min(deadline_ns, control->deadline_ns);
   const int64_t remaining_ms = std::max<int64_t>(1, (deadline_ns - RunControl::PreciseNowNs()) / 1000000);
 
-  // 1. Each participant gets the run, then the fed values it consumes.
+  // 1. Each participant gets the run, then the fed values it consumes. Once a request has
+  // gone, a failure here tells the participants to stop, and what was posted keeps its
+  // buffers until it is done.
+  ClusterRun run;
+  run.step_id = step;
+  size_t asked = 0;
+  auto fail_early = [&](const Status& why) {
+    ControlHeader h;
+    h.kind = kAbort;
+    h.step = step;
+    for (size_t i = 0; i < asked; ++i) {
+      (void)SendControl(transport_, plan->participants[i], kToServerTag, h, "", DeadlineAfter(10));
+    }
+    auto keep = std::make_shared<std::vector<std::shared_ptr<void>>>(std::move(run.buffers));
+    transport_->Abandon(std::move(run.sends), keep);
+    return why;
+  };
   ControlHeader request;
   request.kind = kRun;
   request.step = step;
   const std::string payload = StrCat(signature, "D", remaining_ms, "\n");
   for (int r : plan->participants) {
-    GRAFT_RETURN_IF_ERROR(SendControl(transport_, r, kToServerTag, request, payload, deadline_ns)
-                              .WithContext(StrCat("asking ", spec_.TaskName(r), " to run its part")));
+    Status s = SendControl(transport_, r, kToServerTag, request, payload, deadline_ns)
+                   .WithContext(StrCat("asking ", spec_.TaskName(r), " to run its part"));
+    if (!s.ok()) return fail_early(s);
+    ++asked;
   }
-  ClusterRun run;
-  run.step_id = step;
   for (const Plan::FeedSend& fs : plan->feed_sends) {
-    const Tensor& value = feeds[static_cast<size_t>(fs.feed)].second;
+    auto value = std::make_shared<Tensor>(feeds[static_cast<size_t>(fs.feed)].second);
     auto header = std::make_shared<TensorHeader>();
-    GRAFT_RETURN_IF_ERROR(TensorHeader::Of(value, 0, header.get()));
+    Status s = TensorHeader::Of(*value, 0, header.get());
     header->step = step;
-    Request a, b;
-    GRAFT_RETURN_IF_ERROR(transport_->Send(header.get(), sizeof(TensorHeader), fs.rank, fs.tag, &a,
-                                           CollectiveTransport::kTensors));
-    GRAFT_RETURN_IF_ERROR(transport_->Send(value.raw_data(), value.byte_size(), fs.rank, fs.tag, &b,
-                                           CollectiveTransport::kTensors));
-    run.sends.push_back(a);
-    run.sends.push_back(b);
+    if (s.ok()) s = transport_->PostTensor(*value, header.get(), fs.rank, fs.tag, &run.sends);
     run.buffers.push_back(header);
-    run.buffers.push_back(std::make_shared<Tensor>(value));
+    run.buffers.push_back(value);
+    if (!s.ok()) return fail_early(s);
   }
   // 2. The replies: posted before the local part runs, watched while it does.
   const size_t n = plan->participants.size();
   std::vector<ControlHeader> replies(n);
   std::vector<Request> reply_reqs(n);
   for (size_t i = 0; i < n; ++i) {
-    GRAFT_RETURN_IF_ERROR(transport_->Recv(&replies[i], sizeof(ControlHeader), plan->participants[i], kToClientTag,
-                                           &reply_reqs[i], CollectiveTransport::kControl));
+    Status s = transport_->Recv(&replies[i], sizeof(ControlHeader), plan->participants[i], kToClientTag,
+                                &reply_reqs[i], CollectiveTransport::kControl);
+    if (!s.ok()) {
+      for (size_t j = 0; j < i; ++j) transport_->CancelRecv(reply_reqs[j]);
+      return fail_early(s);
+    }
   }
   // 3. The local part, on a thread of its own; this one watches the replies and the caller's
   // cancellation, and cancels the local part (and tells the others) when something fails.
@@ -676,23 +701,37 @@ Status ClusterSession::Serve() {
   CollectiveTransport::WaitOptions forever;
   forever.what = StrCat("the client's requests (", spec_.TaskName(rank_), ")");
   forever.max_pause_us = 50;  // bounds the latency of a run that comes after a pause
+  // The client's messages, in order; those that come while a run is going on wait here (a
+  // request the client sent after giving up on a slow run).
+  std::deque<std::pair<ControlHeader, std::string>> queued;
   ControlHeader h;
   std::vector<Request> next(1);
   GRAFT_RETURN_IF_ERROR(transport_->Recv(&h, sizeof h, 0, kToServerTag, &next[0], CollectiveTransport::kControl));
+  // Takes the message that arrived into `h` (with its payload) and posts the next receive.
+  auto take = [&](std::pair<ControlHeader, std::string>* out) -> Status {
+    out->first = h;
+    GRAFT_RETURN_IF_ERROR(RecvPayload(transport_, 0, kToServerTag, h, &out->second, DeadlineAfter(timeout_s_)));
+    if (out->first.kind == kShutdown) return Status::Ok();  // nothing follows
+    return transport_->Recv(&h, sizeof h, 0, kToServerTag, &next[0], CollectiveTransport::kControl);
+  };
   while (true) {
-    GRAFT_RETURN_IF_ERROR(transport_->Wait(next, 0, 1, forever));
-    ControlHeader request = h;
-    std::string payload;
-    GRAFT_RETURN_IF_ERROR(RecvPayload(transport_, 0, kToServerTag, request, &payload, DeadlineAfter(timeout_s_)));
+    std::pair<ControlHeader, std::string> message;
+    if (!queued.empty()) {
+      message = std::move(queued.front());
+      queued.pop_front();
+    } else {
+      GRAFT_RETURN_IF_ERROR(transport_->Wait(next, 0, 1, forever));
+      GRAFT_RETURN_IF_ERROR(take(&message));
+    }
+    const ControlHeader& request = message.first;
     if (request.kind == kShutdown) return Status::Ok();
-    GRAFT_RETURN_IF_ERROR(transport_->Recv(&h, sizeof h, 0, kToServerTag, &next[0], CollectiveTransport::kControl));
     if (request.kind != kRun) continue;  // an abort of a run that is over
     // Parse the run and plan it as the client did.
     std::vector<Output> feeds, fetches;
     std::vector<const Node*> targets;
     int64_t remaining_ms = static_cast<int64_t>(timeout_s_ * 1000);
     Status status;
-    for (std::string_view line : Lines(payload)) {
+    for (std::string_view line : Lines(message.second)) {
       if (line.empty() || !status.ok()) continue;
       std::string_view name = line.substr(1);
       if (line[0] == 'D') {
@@ -707,10 +746,10 @@ Status ClusterSession::Serve() {
         (line[0] == 'F' ? feeds : fetches).push_back(o);
       }
     }
-    const int64_t deadline_ns = DeadlineAfter(static_cast<double>(remaining_ms) / 1000.0);
-    const std::string signature = Signature(feeds, fetches, targets);
+    const int64_t deadline_ns = DeadlineAfter(static_cast<double>(std::max<int64_t>(remaining_ms, 1)) / 1000.0);
     std::shared_ptr<Plan> plan;
     if (status.ok()) {
+      const std::string signature = Signature(feeds, fetches, targets);
       if (auto it = plans_.find(signature); it != plans_.end() && plans_version_ == graph_->version()) {
         plan = it->second;
       } else {
@@ -724,69 +763,59 @@ Status ClusterSession::Serve() {
     run.step_id = request.step;
     CancellationFlag cancel;
     std::vector<std::pair<Output, Tensor>> local_feeds;
-    if (status.ok()) {  // the fed values this process consumes, from the client
-      for (size_t i = 0; i < plan->local_feeds.size() && status.ok(); ++i) {
-        TensorHeader th;
-        std::vector<Request> reqs(1);
-        CollectiveTransport::WaitOptions options;
-        options.deadline_ns = deadline_ns;
-        options.what = StrCat("feed ", Graph::TensorName(feeds[static_cast<size_t>(plan->local_feed_of[i])]));
-        status = transport_->Recv(&th, sizeof th, 0, plan->local_feed_tag[i], &reqs[0], CollectiveTransport::kTensors);
-        if (status.ok()) status = transport_->Wait(reqs, 0, 1, options);
-        Tensor value;
-        if (status.ok() && (th.rank < 0 || th.rank > TensorHeader::kMaxRank)) status = errors::Internal("a bad feed header");
-        if (status.ok()) {
-          status = Tensor::AllocateUninitialized(static_cast<DType>(th.dtype),
-                                                 std::span<const int64_t>(th.dims, static_cast<size_t>(th.rank)), &value);
-        }
-        if (status.ok()) {
-          reqs.emplace_back();
-          status = transport_->Recv(value.raw_data(), value.byte_size(), 0, plan->local_feed_tag[i], &reqs[1],
-                                    CollectiveTransport::kTensors);
-          if (status.ok()) status = transport_->Wait(reqs, 1, 2, options);
-        }
-        if (!status.ok()) {
-          for (Request& r : reqs) transport_->CancelRecv(r);
-        }
-        local_feeds.emplace_back(plan->local_feeds[i], value);
-      }
+    CollectiveTransport::WaitOptions feed_wait;
+    feed_wait.deadline_ns = deadline_ns;
+    // The fed values this process consumes, from the client: those of this run (an earlier,
+    // failed run's are dropped on the way).
+    for (size_t i = 0; status.ok() && i < plan->local_feeds.size(); ++i) {
+      feed_wait.what = StrCat("feed ", Graph::TensorName(feeds[static_cast<size_t>(plan->local_feed_of[i])]), " of run ",
+                              request.step);
+      Tensor value;
+      status = transport_->RecvTensor(
+          0, plan->local_feed_tag[i], request.step, feed_wait,
+          [](const TensorHeader& th, Tensor* out) {
+            return Tensor::AllocateUninitialized(static_cast<DType>(th.dtype),
+                                                 std::span<const int64_t>(th.dims, static_cast<size_t>(th.rank)), out);
+          },
+          &value);
+      local_feeds.emplace_back(plan->local_feeds[i], std::move(value));
     }
+    bool shutdown = false;
     if (status.ok()) {
-      // The local part, on a thread; this one watches for an abort of the run.
+      // The local part, on the helper thread; this one watches the client's messages: an abort
+      // of this run cancels it, anything else waits its turn.
       std::atomic<bool> done{false};
       std::vector<Tensor> values;
       helper_.Start([&] { status = RunLocal(*plan, std::move(local_feeds), &run, &cancel, deadline_ns, &values); },
                     &done);
-      bool shutdown = false;
       Backoff backoff;
       while (!done.load(std::memory_order_acquire)) {
         bool arrived = false;
-        if (next[0].active) (void)transport_->Test(next[0], &arrived);
+        if (!shutdown && next[0].active) (void)transport_->Test(next[0], &arrived);
         if (arrived) {
-          ControlHeader c = h;
-          std::string ignored;
-          (void)RecvPayload(transport_, 0, kToServerTag, c, &ignored, DeadlineAfter(10));
-          if (c.kind == kAbort && c.step == request.step) cancel.Cancel();
-          if (c.kind == kShutdown) {
-            shutdown = true;
-            cancel.Cancel();
-          }
-          if (!shutdown) {
-            (void)transport_->Recv(&h, sizeof h, 0, kToServerTag, &next[0], CollectiveTransport::kControl);
+          std::pair<ControlHeader, std::string> m;
+          if (take(&m).ok()) {
+            if (m.first.kind == kAbort && m.first.step == request.step) cancel.Cancel();
+            if (m.first.kind == kShutdown) {
+              shutdown = true;
+              cancel.Cancel();
+            }
+            if (m.first.kind == kRun) queued.push_back(std::move(m));
           }
         }
         backoff.Pause();
       }
       Status sends = WaitForSends(&run, deadline_ns);
       if (status.ok()) status = sends;
-      if (shutdown) return Status::Ok();
     }
     ControlHeader reply;
     reply.kind = kDone;
     reply.step = request.step;
     reply.code = static_cast<int64_t>(status.code());
-    GRAFT_RETURN_IF_ERROR(SendControl(transport_, 0, kToClientTag, reply, status.ok() ? "" : status.message(),
-                                      DeadlineAfter(timeout_s_)));
+    Status sent = SendControl(transport_, 0, kToClientTag, reply, status.ok() ? "" : status.message(),
+                              DeadlineAfter(timeout_s_));
+    if (shutdown) return Status::Ok();
+    GRAFT_RETURN_IF_ERROR(sent);
   }
 }
 

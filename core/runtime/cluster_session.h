@@ -79,7 +79,7 @@ class ClusterSession {
                    const std::vector<const Node*>& targets, Plan* plan);
   Status RankOfNode(const Node* node, int* rank);
   Status LocalCopy(const Node* node, Node** out);
-  Status RecvNode(const Output& from, int index_or_control, Node** out);
+  Status RecvNode(const Output& from, bool control, Node** out);
   Status SendNode(const Output& what, int dst, bool control, Node** out);
   Status RunLocal(const Plan& plan, std::vector<std::pair<Output, Tensor>> feeds, ClusterRun* run,
                   const CancellationFlag* cancellation, int64_t deadline_ns, std::vector<Tensor>* outputs);
@@ -113,7 +113,6 @@ class ClusterSession {
   std::unique_ptr<Session> local_;
   Helper helper_;
   std::mutex mu_;                       // one run at a time; guards everything below
-  int64_t step_ = 0;
   std::unordered_map<int64_t, int> ranks_;         // original node id -> rank
   std::unordered_map<int64_t, Node*> copies_;      // original node id -> local copy
   std::map<std::string, Node*> edge_nodes_;        // sends and receives by name

@@ -8,12 +8,14 @@
 #include <thread>
 
 #include "core/runtime/run_control.h"
+#include "core/unload.h"
 #include "core/str_cat.h"
 
 namespace graft {
 
 namespace {
-// Set once by the composition root and never freed (the transport may be in use at exit).
+// Set once by the composition root; freed only when libgraft is unloaded (the transport may
+// be in use at exit).
 std::atomic<CollectiveTransport*> g_transport{nullptr};
 }  // namespace
 
@@ -22,7 +24,7 @@ CollectiveTransport* CollectiveTransport::Get() { return g_transport.load(std::m
 void CollectiveTransport::Install(std::unique_ptr<CollectiveTransport> transport) {
   CollectiveTransport* expected = nullptr;
   if (g_transport.compare_exchange_strong(expected, transport.get(), std::memory_order_acq_rel)) {
-    (void)transport.release();
+    (void)DeleteAtUnload(transport.release());  // never at exit; at dlclose (core/unload.h)
   }
 }
 
@@ -66,18 +68,127 @@ void CollectiveTransport::Abort(const Status& why) {
 }
 
 void CollectiveTransport::Abandon(std::vector<Request> requests, std::shared_ptr<void> buffers) {
-  std::lock_guard<std::mutex> lock(mu_);
-  for (Request& r : requests) {
-    if (r.active) abandoned_.push_back(r);
+  // Earlier entries whose requests have all finished are let go (their buffers freed).
+  std::vector<Abandoned> earlier;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    earlier.swap(abandoned_);
   }
-  abandoned_buffers_.push_back(std::move(buffers));
+  std::vector<Abandoned> keep;
+  for (Abandoned& a : earlier) {
+    bool active = false;
+    for (Request& r : a.requests) {
+      bool done = true;
+      if (r.active && !Test(r, &done).ok()) done = true;  // a failed request holds nothing
+      if (!done) active = true;
+    }
+    if (active) keep.push_back(std::move(a));
+  }
+  bool active = false;
+  for (const Request& r : requests) active = active || r.active;
+  if (active) keep.push_back(Abandoned{std::move(requests), std::move(buffers)});
+  std::lock_guard<std::mutex> lock(mu_);
+  for (Abandoned& a : keep) abandoned_.push_back(std::move(a));
 }
 
 std::vector<CollectiveTransport::Request> CollectiveTransport::TakeAbandoned() {
   std::lock_guard<std::mutex> lock(mu_);
-  std::vector<Request> out = std::move(abandoned_);
-  abandoned_.clear();
+  std::vector<Request> out;
+  for (Abandoned& a : abandoned_) {
+    for (Request& r : a.requests) {
+      if (r.active) out.push_back(r);
+    }
+  }
+  // The buffers stay (in abandoned_) until the process ends: MPI may still use them.
   return out;
+}
+
+Status CollectiveTransport::PostTensor(const Tensor& t, TensorHeader* header, int peer, int tag,
+                                       std::vector<Request>* reqs) {
+  Request r;
+  GRAFT_RETURN_IF_ERROR(Send(header, sizeof(TensorHeader), peer, tag, &r, kTensors));
+  reqs->push_back(r);
+  const size_t bytes = t.byte_size();
+  size_t off = 0;
+  do {  // at least one message, empty for an empty tensor: the receiver counts the same way
+    const size_t n = std::min(bytes - off, kMaxMessageBytes);
+    GRAFT_RETURN_IF_ERROR(Send(static_cast<const char*>(t.raw_data()) + off, n, peer, tag, &r, kTensors));
+    reqs->push_back(r);
+    off += n;
+  } while (off < bytes);
+  return Status::Ok();
+}
+
+Status CollectiveTransport::Drain(int peer, int tag, size_t bytes, const WaitOptions& options) {
+  // Each message is taken into a one-byte buffer: MPI truncates it, and it is gone.
+  char sink[1];
+  size_t off = 0;
+  do {
+    std::vector<Request> reqs(1);
+    GRAFT_RETURN_IF_ERROR(Recv(sink, sizeof sink, peer, tag, &reqs[0], kTensors));
+    Status s = Wait(reqs, 0, 1, options);
+    if (!s.ok()) {
+      CancelRecv(reqs[0]);
+      return s;
+    }
+    off += std::min(bytes - off, kMaxMessageBytes);
+  } while (off < bytes);
+  return Status::Ok();
+}
+
+Status CollectiveTransport::RecvTensor(int peer, int tag, int64_t step, const WaitOptions& options,
+                                       const std::function<Status(const TensorHeader&, Tensor*)>& allocate,
+                                       Tensor* out) {
+  while (true) {
+    TensorHeader h;
+    std::vector<Request> reqs(1);
+    GRAFT_RETURN_IF_ERROR(Recv(&h, sizeof h, peer, tag, &reqs[0], kTensors));
+    Status s = Wait(reqs, 0, 1, options);
+    if (!s.ok()) {
+      CancelRecv(reqs[0]);
+      return s;
+    }
+    // Not a header: the bytes of a tensor whose header a failed run took. Dropped.
+    if (reqs[0].truncated || reqs[0].bytes != sizeof h || h.magic != TensorHeader::kMagic) continue;
+    int64_t n = 0;
+    size_t bytes = 0;
+    if (h.rank < 0 || h.rank > TensorHeader::kMaxRank || !IsValidDType(static_cast<DType>(h.dtype)) ||
+        !FixedSizeByteCount(static_cast<DType>(h.dtype), std::span<const int64_t>(h.dims, static_cast<size_t>(h.rank)),
+                            &n, &bytes)
+             .ok()) {
+      return errors::DataLoss("rank ", peer, " sent a tensor header that makes no sense (", options.what, ")");
+    }
+    if (h.step < step) {  // left by an earlier run that failed before taking it
+      GRAFT_RETURN_IF_ERROR(Drain(peer, tag, bytes, options));
+      continue;
+    }
+    Tensor t;
+    s = h.step > step ? errors::Internal("rank ", peer, " sent run ", h.step, "'s tensor to run ", step, " (",
+                                         options.what, ")")
+                      : allocate(h, &t);
+    if (!s.ok()) {
+      Status drained = Drain(peer, tag, bytes, options);
+      (void)drained;  // the edge may keep the bytes when the drain times out; the next header check drops them
+      return s;
+    }
+    reqs.clear();
+    size_t off = 0;
+    do {
+      const size_t piece = std::min(bytes - off, kMaxMessageBytes);
+      Request r;
+      s = Recv(static_cast<char*>(t.raw_data()) + off, piece, peer, tag, &r, kTensors);
+      if (!s.ok()) break;
+      reqs.push_back(r);
+      off += piece;
+    } while (off < bytes);
+    if (s.ok()) s = Wait(reqs, 0, reqs.size(), options);
+    if (!s.ok()) {
+      for (Request& r : reqs) CancelRecv(r);
+      return s;
+    }
+    *out = std::move(t);
+    return Status::Ok();
+  }
 }
 
 Status TensorHeader::Of(const Tensor& t, int64_t extra, TensorHeader* out) {
@@ -99,7 +210,7 @@ std::string TensorHeader::Describe() const {
   return s + "]";
 }
 
-Status EdgeTag(int64_t node_id, int index, int dst, int max_tag, int* out) {
+Status EdgeTag(int64_t node_id, int index, bool control, int dst, int max_tag, int* out) {
   if (max_tag < 0x7fffffff) {
     return errors::Unimplemented("this MPI's message tags go up to ", max_tag,
                                  "; a cluster session needs 2^31 - 1 (Open MPI's)");
@@ -108,7 +219,8 @@ Status EdgeTag(int64_t node_id, int index, int dst, int max_tag, int* out) {
     return errors::Unimplemented("a cluster session's graph has at most 2^20 ops whose outputs cross processes; op id ",
                                  node_id, " is past it");
   }
-  if (index < 0 || index > kControlEdge) {
+  if (control) index = kControlEdge;
+  if (index < 0 || index >= kControlEdge + (control ? 1 : 0)) {
     return errors::Unimplemented("a cluster session sends outputs 0..30 of an op to other processes, not output ",
                                  index);
   }

@@ -8,8 +8,10 @@
 // with their own deadline, so a peer that never answers fails the op instead of hanging it.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <climits>
 #include <memory>
 #include <mutex>
@@ -22,6 +24,23 @@
 namespace graft {
 
 class CancellationFlag;  // run_control.h
+
+// What precedes a tensor's bytes between processes: its dtype and dims, and what the message
+// belongs to (a collective's merge and final op; the run of an edge's message). Fixed size.
+struct TensorHeader {
+  static constexpr int kMaxRank = 60;
+  static constexpr int64_t kMagic = 0x4752414654484452;  // "GRAFTHDR": tells a header from stray bytes
+  int64_t magic = kMagic;
+  int64_t dtype = 0;
+  int64_t extra = 0;  // a reduce's merge and final op
+  int64_t step = 0;   // an edge's message: the run it belongs to
+  int64_t rank = 0;
+  int64_t dims[kMaxRank] = {};
+
+  // Fails for a tensor of more than kMaxRank dimensions.
+  static Status Of(const Tensor& t, int64_t extra, TensorHeader* out);
+  std::string Describe() const;  // "float32[2,3]"
+};
 
 class CollectiveTransport {
  public:
@@ -41,6 +60,7 @@ class CollectiveTransport {
     int peer = -1;        // as posted (kAnySource for a receive from anyone)
     int source = -1;      // for a finished receive: who sent it
     size_t bytes = 0;     // for a finished receive: how many bytes came
+    bool truncated = false;  // a finished receive: the message was longer than the buffer (and is gone)
   };
 
   virtual ~CollectiveTransport() = default;
@@ -93,33 +113,42 @@ class CollectiveTransport {
   Status Aborted() const;
   void Abort(const Status& why);
   // Keeps the buffers of requests that could not finish (sends to a peer that stopped
-  // answering) alive until Finalize, so the transport never reads freed memory.
+  // answering) alive while any of them is still active, so the transport never reads or writes
+  // freed memory. Each call also lets go of earlier ones whose requests have finished since.
   void Abandon(std::vector<Request> requests, std::shared_ptr<void> buffers);
 
+  // Ids of cluster sessions' runs, unique in the process (so that a run never takes what an
+  // earlier session's runs left on an edge for its own).
+  int64_t NextStep() { return next_step_.fetch_add(1, std::memory_order_relaxed) + 1; }
+
+  // A tensor between processes on the tensors channel: its header (dtype, dims, the run it
+  // belongs to), then its bytes in messages of at most kMaxMessageBytes. PostTensor posts them
+  // without waiting (the requests go to *reqs; header and t must stay alive until they finish).
+  Status PostTensor(const Tensor& t, TensorHeader* header, int peer, int tag, std::vector<Request>* reqs);
+  // Receives the tensor of run `step` that peer posts on tag. What a failed run left behind is
+  // taken and dropped: tensors of earlier runs, and the bytes of one whose header was taken.
+  // allocate makes the tensor for a header (the caller's dtype and shape checks go there); when
+  // it fails, the bytes are taken and dropped before its error returns, so the next run finds
+  // the edge clean. A wait that fails cancels what it posted.
+  Status RecvTensor(int peer, int tag, int64_t step, const WaitOptions& options,
+                    const std::function<Status(const TensorHeader&, Tensor*)>& allocate, Tensor* out);
+
  protected:
-  // For Finalize: the abandoned requests (receives among them are cancelled first).
+  // For Finalize: the abandoned requests still active (receives among them are cancelled).
   std::vector<Request> TakeAbandoned();
 
  private:
+  struct Abandoned {
+    std::vector<Request> requests;
+    std::shared_ptr<void> buffers;
+  };
+  // Takes and drops the messages of bytes that peer posts on tag (a tensor's body).
+  Status Drain(int peer, int tag, size_t bytes, const WaitOptions& options);
+
+  std::atomic<int64_t> next_step_{0};
   mutable std::mutex mu_;
   Status aborted_;
-  std::vector<Request> abandoned_;
-  std::vector<std::shared_ptr<void>> abandoned_buffers_;
-};
-
-// What precedes a tensor's bytes between processes: its dtype and dims, and what the message
-// belongs to (a collective's merge and final op; the run of an edge's message). Fixed size.
-struct TensorHeader {
-  static constexpr int kMaxRank = 60;
-  int64_t dtype = 0;
-  int64_t extra = 0;  // a reduce's merge and final op
-  int64_t step = 0;   // an edge's message: the run it belongs to
-  int64_t rank = 0;
-  int64_t dims[kMaxRank] = {};
-
-  // Fails for a tensor of more than kMaxRank dimensions.
-  static Status Of(const Tensor& t, int64_t extra, TensorHeader* out);
-  std::string Describe() const;  // "float32[2,3]"
+  std::vector<Abandoned> abandoned_;
 };
 
 // One run of a cluster session in this process (RunControl::cluster): its id, and the sends
@@ -132,11 +161,11 @@ struct ClusterRun {
   std::vector<std::shared_ptr<void>> buffers;
 };
 
-// The tag of the messages of the edge from output `index` of the node with id `node_id` to
-// rank `dst` (control edges: index kControlEdge): the same on every process of a job whose
-// processes built the same graph. Fails naming the limit when the edge does not fit in MPI's
-// 31 bits of tag: 2^20 nodes, 31 outputs, 64 ranks.
+// The tag of the messages of the edge from output `index` of the node with id `node_id` (or
+// its control edge) to rank `dst`: the same on every process of a job whose processes built
+// the same graph. Fails naming the limit when the edge does not fit in MPI's 31 bits of tag:
+// 2^20 nodes, outputs 0..30 (31 is the control edge's), 64 ranks.
 inline constexpr int kControlEdge = 31;
-Status EdgeTag(int64_t node_id, int index, int dst, int max_tag, int* out);
+Status EdgeTag(int64_t node_id, int index, bool control, int dst, int max_tag, int* out);
 
 }  // namespace graft

@@ -188,7 +188,6 @@ ReduceFns FnsForDType(DType d) {
 // every rank sees a mismatch (and fails with the same message) instead of waiting for data
 // that never fits.
 using Header = TensorHeader;
-constexpr int kMaxHeaderRank = TensorHeader::kMaxRank;
 
 // Sends this rank's header to every other rank and receives theirs (all[r] is rank r's).
 Status ExchangeHeaders(const Wait& w, const Header& mine, std::vector<Header>* all, std::vector<Request>& reqs) {
@@ -315,17 +314,20 @@ class CollectiveReduceKernel : public CollectiveKernel {
     struct Buffers {
       Tensor in, out;
       std::unique_ptr<char[]> scratch;
+      Header mine;
       std::vector<Header> headers;
     };
     auto buffers = std::make_shared<Buffers>();
     buffers->in = in;
     buffers->out = *out;
     std::vector<Request> reqs;
-    Header mine;
-    GRAFT_RETURN_IF_ERROR(Header::Of(in, static_cast<int64_t>(merge_) * 2 + (divide_ ? 1 : 0), &mine));
-    Status s = ExchangeHeaders(w, mine, &buffers->headers, reqs);
-    if (s.ok()) s = CheckHeaders(buffers->headers, w.t->rank(), 0);
-    if (s.ok()) s = Ring(w, in, *out, buffers->scratch, reqs);
+    GRAFT_RETURN_IF_ERROR(Header::Of(in, static_cast<int64_t>(merge_) * 2 + (divide_ ? 1 : 0), &buffers->mine));
+    Status s = ExchangeHeaders(w, buffers->mine, &buffers->headers, reqs);
+    if (!s.ok()) return Fail(w, reqs, buffers, s);
+    // Every rank has the same headers, so all fail these checks alike with nothing in flight:
+    // no abort, later collectives still work.
+    GRAFT_RETURN_IF_ERROR(CheckHeaders(buffers->headers, w.t->rank(), 0));
+    s = Ring(w, in, *out, buffers->scratch, reqs);
     if (!s.ok()) return Fail(w, reqs, buffers, s);
     if (divide_) fns_.divide(out->raw_data(), out->num_elements(), w.t->size());
     return Status::Ok();
@@ -418,20 +420,26 @@ class CollectiveGatherKernel : public CollectiveKernel {
     Wait w;
     GRAFT_RETURN_IF_ERROR(Begin(ctx, 1, &w));
     const Tensor& in = ctx.input(0);
-    if (in.rank() == 0) return errors::InvalidArgument("input must have at least one dimension to gather along");
     struct Buffers {
       Tensor in, out;
+      Header mine;
       std::vector<Header> headers;
     };
     auto buffers = std::make_shared<Buffers>();
     buffers->in = in;
     std::vector<Request> reqs;
-    Header mine;
-    GRAFT_RETURN_IF_ERROR(Header::Of(in, 0, &mine));
+    GRAFT_RETURN_IF_ERROR(Header::Of(in, 0, &buffers->mine));
     const int p = w.t->size(), me = w.t->rank();
-    Status s = ExchangeHeaders(w, mine, &buffers->headers, reqs);
-    if (s.ok()) s = CheckHeaders(buffers->headers, me, 1);
+    // Every check after the headers are exchanged, so that every rank fails alike (with nothing
+    // in flight: no abort).
+    Status s = ExchangeHeaders(w, buffers->mine, &buffers->headers, reqs);
     if (!s.ok()) return Fail(w, reqs, buffers, s);
+    for (int r = 0; r < p; ++r) {
+      if (buffers->headers[static_cast<size_t>(r)].rank == 0) {
+        return errors::InvalidArgument("rank ", r, "'s input is a scalar: it needs a dimension to gather along");
+      }
+    }
+    GRAFT_RETURN_IF_ERROR(CheckHeaders(buffers->headers, me, 1));
     std::vector<int64_t> dims = in.dims();
     dims[0] = 0;
     std::vector<int64_t> starts;
@@ -440,7 +448,8 @@ class CollectiveGatherKernel : public CollectiveKernel {
       dims[0] += h.dims[0];
     }
     Tensor* out = nullptr;
-    GRAFT_RETURN_IF_ERROR(ctx.AllocateOutput(0, in.dtype(), dims, &out));
+    s = ctx.AllocateOutput(0, in.dtype(), dims, &out);
+    if (!s.ok()) return Fail(w, reqs, buffers, s);
     buffers->out = *out;
     // The bytes of one row, from the trailing dims (this rank may have no rows of its own).
     size_t row = DTypeSize(in.dtype());
@@ -596,15 +605,14 @@ class GraftSendKernel : public EdgeKernel {
     GRAFT_RETURN_IF_ERROR(CheckSendable(in.dtype(), tensor_name_));
     struct Buffers {
       Tensor in;
-      Header header;
+      TensorHeader header;
     };
     auto buffers = std::make_shared<Buffers>();
     buffers->in = in;
-    GRAFT_RETURN_IF_ERROR(Header::Of(in, 0, &buffers->header));
+    GRAFT_RETURN_IF_ERROR(TensorHeader::Of(in, 0, &buffers->header));
     buffers->header.step = run->step_id;
     std::vector<Request> reqs;
-    Status s = PostOn(t, CollectiveTransport::kTensors, true, &buffers->header, sizeof(Header), peer_, tag_, reqs);
-    if (s.ok()) s = PostOn(t, CollectiveTransport::kTensors, true, in.raw_data(), in.byte_size(), peer_, tag_, reqs);
+    Status s = t->PostTensor(in, &buffers->header, peer_, tag_, &reqs);
     std::lock_guard<std::mutex> lock(run->mu);
     run->sends.insert(run->sends.end(), reqs.begin(), reqs.end());
     run->buffers.push_back(std::move(buffers));
@@ -612,8 +620,8 @@ class GraftSendKernel : public EdgeKernel {
   }
 };
 
-// _GraftRecv() -> T: the tensor that rank `peer` sends on this edge in this run. A message of
-// an earlier run that was abandoned (its run failed before this rank took it) is dropped.
+// _GraftRecv() -> T: the tensor that rank `peer` sends on this edge in this run
+// (CollectiveTransport::RecvTensor: what earlier, failed runs left on the edge is dropped).
 class GraftRecvKernel : public EdgeKernel {
  public:
   using EdgeKernel::EdgeKernel;
@@ -633,57 +641,21 @@ class GraftRecvKernel : public EdgeKernel {
     options.deadline_ns = std::min(control->deadline_ns,
                                    RunControl::PreciseNowNs() + static_cast<int64_t>(options.timeout_s * 1e9));
     options.what = StrCat("'", tensor_name_, "' of run ", run->step_id);
-    struct Buffers {
-      Tensor out;
-      Header header;
-      std::vector<char> stale;
-    };
-    auto buffers = std::make_shared<Buffers>();
-    std::vector<Request> reqs;
-    auto fail = [&](const Status& s) {
-      for (Request& r : reqs) {
-        if (r.active && r.is_recv) t->CancelRecv(r);
-      }
-      t->Abandon(std::move(reqs), buffers);
-      return s;
-    };
-    while (true) {
-      const size_t first = reqs.size();
-      Status s = PostOn(t, CollectiveTransport::kTensors, false, &buffers->header, sizeof(Header), peer_, tag_, reqs);
-      if (s.ok()) s = t->Wait(reqs, first, reqs.size(), options);
-      if (!s.ok()) return fail(s);
-      const Header& h = buffers->header;
-      if (h.step > run->step_id || h.rank < 0 || h.rank > kMaxHeaderRank) {
-        return fail(errors::Internal("rank ", peer_, " sent '", tensor_name_, "' of run ", h.step, " to run ",
-                                     run->step_id));
-      }
-      size_t bytes = 0;
-      int64_t n = 0;
-      s = FixedSizeByteCount(static_cast<DType>(h.dtype), std::span<const int64_t>(h.dims, static_cast<size_t>(h.rank)),
-                             &n, &bytes);
-      if (!s.ok()) return fail(s);
-      if (h.step < run->step_id) {  // left over from a failed run: take it and drop it
-        buffers->stale.resize(bytes);
-        const size_t at = reqs.size();
-        s = PostOn(t, CollectiveTransport::kTensors, false, buffers->stale.data(), bytes, peer_, tag_, reqs);
-        if (s.ok()) s = t->Wait(reqs, at, reqs.size(), options);
-        if (!s.ok()) return fail(s);
-        continue;
-      }
-      if (static_cast<DType>(h.dtype) != dtype_) {
-        return fail(errors::DTypeError("rank ", peer_, " sent '", tensor_name_, "' as ", h.Describe(), ", not ",
-                                       DTypeName(dtype_)));
-      }
-      Tensor* out = nullptr;
-      s = ctx.AllocateOutput(0, dtype_, std::span<const int64_t>(h.dims, static_cast<size_t>(h.rank)), &out);
-      if (!s.ok()) return fail(s);
-      buffers->out = *out;
-      const size_t at = reqs.size();
-      s = PostOn(t, CollectiveTransport::kTensors, false, out->raw_data(), out->byte_size(), peer_, tag_, reqs);
-      if (s.ok()) s = t->Wait(reqs, at, reqs.size(), options);
-      if (!s.ok()) return fail(s);
-      return Status::Ok();
-    }
+    Tensor value;
+    return t->RecvTensor(
+        peer_, tag_, run->step_id, options,
+        [&](const TensorHeader& h, Tensor* out) -> Status {
+          if (static_cast<DType>(h.dtype) != dtype_) {
+            return errors::DTypeError("rank ", peer_, " sent '", tensor_name_, "' as ", h.Describe(), ", not ",
+                                      DTypeName(dtype_));
+          }
+          Tensor* o = nullptr;
+          GRAFT_RETURN_IF_ERROR(
+              ctx.AllocateOutput(0, dtype_, std::span<const int64_t>(h.dims, static_cast<size_t>(h.rank)), &o));
+          *out = *o;
+          return Status::Ok();
+        },
+        &value);
   }
 
  private:

@@ -26,7 +26,8 @@ typedef struct graft_mpi_module {
   int (*init)(int* rank, int* size, int* max_tag, int* thread_multiple);
   int (*isend)(int channel, const void* data, int64_t bytes, int peer, int tag, uint64_t* request);
   int (*irecv)(int channel, void* data, int64_t bytes, int peer /* -1: any */, int tag, uint64_t* request);
-  /* done: 1 when finished (the request is then freed); source and bytes of a receive. */
+  /* done: 1 when finished (the request is then freed); source and bytes of a receive (bytes -1:
+   * the message was longer than the buffer, and is gone). Messages are at most INT_MAX bytes. */
   int (*test)(uint64_t* request, int* done, int* source, int64_t* bytes);
   int (*cancel)(uint64_t* request);
   int (*barrier)(void);

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -40,8 +41,8 @@ class MpiTransport final : public CollectiveTransport {
 
   Status Init() override {
     std::lock_guard<std::mutex> lock(init_mu_);
-    if (finalized_) return errors::FailedPrecondition("MPI: the transport was finalized");
-    if (module_ != nullptr) return Status::Ok();
+    if (finalized_.load()) return Finalized();
+    if (module_.load() != nullptr) return Status::Ok();
     std::string tried;
     void* handle = OpenModule(file_name_, &tried);
     if (handle == nullptr) {
@@ -64,7 +65,7 @@ class MpiTransport final : public CollectiveTransport {
     // MPI_THREAD_MULTIPLE lets kernels on several threads message at once; with less, every
     // call into MPI is serialized here.
     serialize_ = multiple == 0;
-    module_ = m;
+    module_.store(m, std::memory_order_release);
     return Status::Ok();
   }
 
@@ -73,9 +74,10 @@ class MpiTransport final : public CollectiveTransport {
   int max_tag() const override { return max_tag_; }
 
   Status Send(const void* data, size_t bytes, int peer, int tag, Request* out, Channel channel) override {
+    if (!usable()) return Finalized();
     Guard g(this);
-    int rc = module_->isend(channel, data, static_cast<int64_t>(bytes), peer, tag, &out->handle);
-    if (rc != 0) return Error(module_, rc, StrCat("sending ", bytes, " bytes to rank ", peer));
+    int rc = module_.load()->isend(channel, data, static_cast<int64_t>(bytes), peer, tag, &out->handle);
+    if (rc != 0) return Error(module_.load(), rc, StrCat("sending ", bytes, " bytes to rank ", peer));
     out->active = true;
     out->is_recv = false;
     out->peer = peer;
@@ -83,9 +85,10 @@ class MpiTransport final : public CollectiveTransport {
   }
 
   Status Recv(void* data, size_t bytes, int peer, int tag, Request* out, Channel channel) override {
+    if (!usable()) return Finalized();
     Guard g(this);
-    int rc = module_->irecv(channel, data, static_cast<int64_t>(bytes), peer, tag, &out->handle);
-    if (rc != 0) return Error(module_, rc, StrCat("receiving ", bytes, " bytes from rank ", peer));
+    int rc = module_.load()->irecv(channel, data, static_cast<int64_t>(bytes), peer, tag, &out->handle);
+    if (rc != 0) return Error(module_.load(), rc, StrCat("receiving ", bytes, " bytes from rank ", peer));
     out->active = true;
     out->is_recv = true;
     out->peer = peer;
@@ -95,47 +98,50 @@ class MpiTransport final : public CollectiveTransport {
   Status Test(Request& r, bool* done) override {
     *done = !r.active;
     if (!r.active) return Status::Ok();
+    if (!usable()) return Finalized();
     Guard g(this);
     int finished = 0, source = -1;
     int64_t bytes = 0;
-    int rc = module_->test(&r.handle, &finished, &source, &bytes);
+    int rc = module_.load()->test(&r.handle, &finished, &source, &bytes);
     if (finished) {
       r.active = false;
       r.source = source;
-      r.bytes = static_cast<size_t>(bytes);
+      r.truncated = bytes < 0;
+      r.bytes = bytes < 0 ? 0 : static_cast<size_t>(bytes);
     }
-    if (rc != 0) return Error(module_, rc, r.is_recv ? "receiving" : "sending");
+    if (rc != 0) return Error(module_.load(), rc, r.is_recv ? "receiving" : "sending");
     *done = finished != 0;
     return Status::Ok();
   }
 
   void CancelRecv(Request& r) override {
-    if (!r.active || !r.is_recv) return;
+    if (!r.active || !r.is_recv || !usable()) return;
     Guard g(this);
-    (void)module_->cancel(&r.handle);
+    (void)module_.load()->cancel(&r.handle);
     r.active = false;
   }
 
   Status Barrier() override {
+    if (!usable()) return Finalized();
     Guard g(this);
-    int rc = module_->barrier();
-    return rc == 0 ? Status::Ok() : Error(module_, rc, "in a barrier");
+    int rc = module_.load()->barrier();
+    return rc == 0 ? Status::Ok() : Error(module_.load(), rc, "in a barrier");
   }
 
   Status Finalize() override {
     std::lock_guard<std::mutex> lock(init_mu_);
-    if (module_ == nullptr || finalized_) {
-      finalized_ = true;
+    if (module_.load() == nullptr || finalized_.load()) {
+      finalized_.store(true);
       return Status::Ok();
     }
     Guard g(this);
     for (Request& r : TakeAbandoned()) {
-      if (r.is_recv) (void)module_->cancel(&r.handle);
+      if (r.is_recv) (void)module_.load()->cancel(&r.handle);
     }
-    finalized_ = true;
-    int rc = module_->finalize();
+    finalized_.store(true);
+    int rc = module_.load()->finalize();
     // The module stays loaded: MPI's libraries do not support being unloaded.
-    return rc == 0 ? Status::Ok() : Error(module_, rc, "finalizing MPI");
+    return rc == 0 ? Status::Ok() : Error(module_.load(), rc, "finalizing MPI");
   }
 
  private:
@@ -155,6 +161,11 @@ class MpiTransport final : public CollectiveTransport {
     MpiTransport* t_;
   };
 
+  bool usable() const { return module_.load(std::memory_order_acquire) != nullptr && !finalized_.load(); }
+  static Status Finalized() {
+    return errors::FailedPrecondition("MPI: the job was left (graft_distributed_finalize); no more messages");
+  }
+
   static Status Error(const graft_mpi_module* m, int rc, const std::string& what) {
     char text[256];
     m->error_string(rc, text, sizeof text);
@@ -164,9 +175,11 @@ class MpiTransport final : public CollectiveTransport {
   const std::string file_name_;
   std::mutex init_mu_;
   std::mutex call_mu_;
-  const graft_mpi_module* module_ = nullptr;
+  // Set once by Init (after the module initialised MPI); calls made before it, or after
+  // Finalize, fail instead of calling into MPI (which aborts the process after MPI_Finalize).
+  std::atomic<const graft_mpi_module*> module_{nullptr};
   bool serialize_ = false;
-  bool finalized_ = false;
+  std::atomic<bool> finalized_{false};
   int rank_ = 0, size_ = 1, max_tag_ = 32767;
 };
 

@@ -20,6 +20,7 @@ program started without mpirun is a job of one rank, where every collective retu
 """
 import atexit
 import threading
+import weakref
 
 from graft import graft_swig as _c
 from graft import dtypes as _dtypes
@@ -35,8 +36,14 @@ __all__ = ["init", "rank", "size", "barrier", "finalize", "all_reduce", "all_gat
 DEFAULT_BUCKET_BYTES = 4 << 20
 
 _GROUP_KEY = 1
+# Instance keys wrap below 2^23: within the message tags of every MPI (Open MPI's UCX transport
+# has 2^23 - 1), and reusing a key is fine once its collective is over.
+_MAX_KEY = 2**23 - 2
 _lock = threading.Lock()
 _state = {"next_key": 1, "exit_hook": False}
+# Cluster sessions still open: closed before MPI is finalized at exit, so that rank 0's
+# session tells the others to stop serving (they would wait forever otherwise).
+_cluster_sessions = weakref.WeakSet()
 
 _OPS = {"sum": ("Add", "Id"), "mean": ("Add", "Div"), "min": ("Min", "Id"), "max": ("Max", "Id"),
         "prod": ("Mul", "Id")}
@@ -76,14 +83,22 @@ def barrier():
 
 
 def finalize():
-    """Leaves the job (finalizes MPI when Graft initialised it); called at exit."""
+    """Leaves the job (finalizes MPI when Graft initialised it); called at exit. Cluster sessions
+    still open are closed first."""
+    for session in list(_cluster_sessions):
+        session.close()
     _c.distributed_finalize()
+
+
+def _track_cluster_session(session):
+    _joined()
+    _cluster_sessions.add(session)
 
 
 def _next_key():
     with _lock:
         key = _state["next_key"]
-        _state["next_key"] = key + 1 if key < 2**31 - 2 else 1
+        _state["next_key"] = key + 1 if key < _MAX_KEY else 1
         return key
 
 

@@ -120,6 +120,9 @@ class Session:
         if max_memory_bytes or cluster:
             self._c = _c.Session(self._graph._c, num_threads, False, 0, "", False, int(max_memory_bytes),
                                  str(cluster or ""))
+            if cluster:
+                from graft import distribute
+                distribute._track_cluster_session(self)
         else:
             self._c = _c.Session(self._graph._c, num_threads)
         self._closed = False
