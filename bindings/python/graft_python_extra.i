@@ -244,21 +244,67 @@ static PyObject *graft_python_values(const std::vector<graft::Value> &values) {
 }
 %}
 
+%nothread graft::function_call_tensors;
 %inline %{
 namespace graft {
 /*
- * graft.function's hot path: finds and runs the concrete function for tensor arguments in one
- * crossing; returns (concrete function id, outputs are symbolic, [output values]).
+ * graft.function's hot path: finds (tracing on a miss) and runs the concrete function for a
+ * tuple of eager tensors in one crossing; returns (concrete function id, [output tensors]),
+ * the outputs made as object.__new__(eager_type or symbolic_type) with their Value in _value
+ * (framework._eager and _symbolic), or None unless each argument is exactly of eager_type
+ * with a Value in its _value (the caller then takes the general path). The GIL is let go only
+ * around the run itself (%nothread: no GIL round trip to build the result).
  */
-inline PyObject *function_call_values(Function &function, Context &ctx, const std::vector<Value> &args) {
-  graft_python_interrupt::Scope scope;  // Ctrl-C cancels it
-  FunctionCall call = function.call_values(ctx, args, scope.token());  // without the GIL (-threads)
-  bool symbolic = !call.outputs_.empty() && call.outputs_[0].is_symbolic();
-  SWIG_PYTHON_THREAD_BEGIN_BLOCK;
-  PyObject *out = Py_BuildValue("(LON)", static_cast<long long>(call.concrete_.id()),
-                                symbolic ? Py_True : Py_False, graft_python_values(call.outputs_));
-  SWIG_PYTHON_THREAD_END_BLOCK;
-  return out;
+inline PyObject *function_call_tensors(Function &function, Context &ctx, PyObject *args, PyObject *eager_type,
+                                       PyObject *symbolic_type) {
+  static PyObject *const value_attr = PyUnicode_InternFromString("_value");
+  static PyObject *const no_args = PyTuple_New(0);
+  if (!PyTuple_Check(args) || !PyType_Check(eager_type) || !PyType_Check(symbolic_type)) Py_RETURN_NONE;
+  const Py_ssize_t n = PyTuple_GET_SIZE(args);
+  std::vector<Value> values;
+  values.reserve(static_cast<size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *item = PyTuple_GET_ITEM(args, i);
+    if (Py_TYPE(item) != reinterpret_cast<PyTypeObject *>(eager_type)) Py_RETURN_NONE;
+    PyObject *v = PyObject_GetAttr(item, value_attr);
+    void *p = nullptr;
+    const int res = v != nullptr ? SWIG_ConvertPtr(v, &p, SWIGTYPE_p_graft__Value, 0) : SWIG_ERROR;
+    Py_XDECREF(v);
+    if (!SWIG_IsOK(res) || p == nullptr) {
+      PyErr_Clear();
+      Py_RETURN_NONE;
+    }
+    values.push_back(*static_cast<const Value *>(p));
+  }
+  FunctionCall call;
+  {
+    graft_python_interrupt::Scope scope;  // Ctrl-C cancels it
+    PyThreadState *state = PyEval_SaveThread();
+    try {
+      call = function.call_values(ctx, values, scope.token());
+    } catch (...) {
+      PyEval_RestoreThread(state);
+      throw;
+    }
+    PyEval_RestoreThread(state);
+  }
+  const bool symbolic = !call.outputs_.empty() && call.outputs_[0].is_symbolic();
+  PyTypeObject *cls = reinterpret_cast<PyTypeObject *>(symbolic ? symbolic_type : eager_type);
+  PyObject *tensors = PyList_New(static_cast<Py_ssize_t>(call.outputs_.size()));
+  if (tensors == nullptr) return nullptr;
+  for (size_t i = 0; i < call.outputs_.size(); ++i) {
+    PyObject *t = PyBaseObject_Type.tp_new(cls, no_args, nullptr);
+    PyObject *v = t != nullptr ? graft_python_value(call.outputs_[i]) : nullptr;
+    const int rc = v != nullptr ? PyObject_SetAttr(t, value_attr, v) : -1;
+    Py_XDECREF(v);
+    if (rc != 0) {
+      Py_XDECREF(t);
+      Py_DECREF(tensors);
+      return nullptr;  // the Python error is set
+    }
+    PyList_SET_ITEM(tensors, static_cast<Py_ssize_t>(i), t);
+  }
+  return Py_BuildValue("(LN)", static_cast<long long>(call.concrete_.id()), tensors);
 }
 
 /* An eager op (or one recorded while tracing) without attrs, in one crossing:

@@ -103,6 +103,70 @@ static void graft_ruby_raise_pending(void) {
 static bool graft_ruby_can_call_ruby(void) { return ruby_native_thread_p() != 0; }
 
 /*
+ * The callback gate. The extension keeps the GVL through every native call, so a second Ruby
+ * thread that entered Graft while the first is inside a callback (the GVL is free while Ruby
+ * code runs) could block on a lock the first thread's call holds, and the first could never
+ * get the GVL back to finish. A native call that may run callbacks therefore waits, without
+ * the GVL, while a callback of another thread is running. The check is made in C, under the
+ * GVL, right before the call, so no thread can start a callback in between; the calls of a
+ * callback itself pass (this thread's own callbacks are the running ones). Callback.guard
+ * (lib/graft/callbacks.rb) counts the callbacks with graft_ruby_callback_enter/leave.
+ */
+#include <ruby/thread.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+namespace {
+struct GraftRubyGate {
+  std::atomic<int> running{0};  // callbacks running, on every thread
+  std::mutex mu;
+  std::condition_variable left;
+};
+GraftRubyGate &graft_ruby_gate_state() {
+  static GraftRubyGate gate;
+  return gate;
+}
+thread_local int graft_ruby_my_callbacks = 0;  // the running callbacks of this thread
+
+struct GraftRubyGateWait {
+  bool ran = false;
+  bool interrupted = false;
+};
+void *graft_ruby_gate_wait(void *p) {  // without the GVL
+  GraftRubyGateWait *w = static_cast<GraftRubyGateWait *>(p);
+  w->ran = true;
+  GraftRubyGate &g = graft_ruby_gate_state();
+  std::unique_lock<std::mutex> lock(g.mu);
+  g.left.wait_for(lock, std::chrono::milliseconds(100),
+                  [&] { return w->interrupted || g.running.load() == graft_ruby_my_callbacks; });
+  return nullptr;
+}
+void graft_ruby_gate_interrupt(void *p) {  // Thread#raise, #kill, a signal
+  GraftRubyGate &g = graft_ruby_gate_state();
+  std::lock_guard<std::mutex> lock(g.mu);
+  static_cast<GraftRubyGateWait *>(p)->interrupted = true;
+  g.left.notify_all();
+}
+}  // namespace
+
+/* True when the call may go on; false when the wait was interrupted. */
+static bool graft_ruby_gate(void) {
+  GraftRubyGate &g = graft_ruby_gate_state();
+  if (g.running.load(std::memory_order_acquire) == graft_ruby_my_callbacks) return true;
+  while (g.running.load(std::memory_order_acquire) != graft_ruby_my_callbacks) {
+    // The variant that leaves pending interrupts alone (the other one raises them right here,
+    // past the wrapper's cleanup); it returns without waiting when one is pending already.
+    GraftRubyGateWait w;
+    rb_thread_call_without_gvl2(graft_ruby_gate_wait, &w, graft_ruby_gate_interrupt, &w);
+    if (w.interrupted || !w.ran) return false;
+  }
+  return true;
+}
+
+/*
  * Mark functions of the director classes: a director keeps its Ruby object as a raw VALUE,
  * which GC.compact would leave stale if the object moved; marking the object with rb_gc_mark
  * pins it. (Keeping it alive is the Ruby layer's job: a mark function only runs while the
@@ -126,9 +190,71 @@ static void graft_ruby_mark_device_function(void *ptr) { graft_ruby_mark_directo
   graft_ruby_define_errors();
 %}
 
-%exception {
+/*
+ * SWIG gives every object it makes an "@__swigtype__" instance variable, a new String of its
+ * type's name that its conversions read back to check types. On a T_DATA object that is a
+ * generic instance variable, which costs about 0.25 µs per object made and freed: as much as
+ * a whole op call. Objects of proxy classes are made without it here; their class holds the
+ * name, and an object converted without one gets its class's first, so SWIG's checks see what
+ * they always saw. Opaque pointers and tracked classes keep SWIG's way.
+ */
+%header %{
+static ID graft_ruby_swigtype_id(void) {
+  static const ID id = rb_intern("@__swigtype__");
+  return id;
+}
+
+/* The class of sk holds type's name (for graft_ruby_convert_ptr). */
+static void graft_ruby_name_class(swig_class *sk, swig_type_info *type) {
+  const ID id = graft_ruby_swigtype_id();
+  if (NIL_P(rb_attr_get(sk->klass, id))) rb_ivar_set(sk->klass, id, rb_obj_freeze(rb_str_new_cstr(type->name)));
+}
+
+static VALUE graft_ruby_new_pointer_obj(void *ptr, swig_type_info *type, int flags) {
+  swig_class *sk = type != nullptr ? static_cast<swig_class *>(type->clientdata) : nullptr;
+  if (ptr == nullptr || sk == nullptr || sk->trackObjects) return SWIG_Ruby_NewPointerObj(ptr, type, flags);
+  graft_ruby_name_class(sk, type);
+  return Data_Wrap_Struct(sk->klass, VOIDFUNC(sk->mark), (flags & SWIG_POINTER_OWN) ? VOIDFUNC(sk->destroy) : 0, ptr);
+}
+
+static int graft_ruby_convert_ptr(VALUE obj, void **ptr, swig_type_info *ty, int flags, swig_ruby_owntype *own) {
+  if (!RB_TYPE_P(obj, T_DATA) || RTYPEDDATA_P(obj) || RB_FL_TEST_RAW(obj, RUBY_FL_EXIVAR))
+    return SWIG_Ruby_ConvertPtrAndOwn(obj, ptr, ty, flags, own);
+  const ID id = graft_ruby_swigtype_id();
+  VALUE name = Qnil;
+  for (VALUE k = rb_obj_class(obj); NIL_P(name) && RTEST(k); k = rb_class_superclass(k)) name = rb_attr_get(k, id);
+  if (NIL_P(name)) return SWIG_Ruby_ConvertPtrAndOwn(obj, ptr, ty, flags, own);  // not one of ours
+  if (!RB_OBJ_FROZEN(obj)) {
+    rb_ivar_set(obj, id, name);
+    return SWIG_Ruby_ConvertPtrAndOwn(obj, ptr, ty, flags, own);
+  }
+  // A frozen object cannot take the name: its twin (same class, pointer and free function for
+  // the conversion's ownership report, which is then taken back) is converted instead.
+  if (flags & (SWIG_POINTER_DISOWN | SWIG_POINTER_CLEAR)) return SWIG_ERROR;  // they would change obj
+  VALUE twin = Data_Wrap_Struct(rb_obj_class(obj), RDATA(obj)->dmark, RDATA(obj)->dfree, DATA_PTR(obj));
+  rb_ivar_set(twin, id, name);
+  int rc = SWIG_Ruby_ConvertPtrAndOwn(twin, ptr, ty, flags, own);
+  RDATA(twin)->dfree = 0;
+  RB_GC_GUARD(obj);
+  return rc;
+}
+
+#undef SWIG_NewPointerObj
+#define SWIG_NewPointerObj(ptr, type, flags) graft_ruby_new_pointer_obj(ptr, type, flags)
+#undef SWIG_ConvertPtr
+#define SWIG_ConvertPtr(obj, pptr, type, flags) graft_ruby_convert_ptr(obj, pptr, type, flags, 0)
+#undef SWIG_ConvertPtrAndOwn
+#define SWIG_ConvertPtrAndOwn(obj, pptr, type, flags, own) graft_ruby_convert_ptr(obj, pptr, type, flags, own)
+%}
+
+%define GRAFT_RUBY_CALL(GATE)
   try {
-    $action
+    if (GATE) {
+      $action
+    } else {
+      graft_ruby_set_pending(graft_ruby_error_class(GRAFT_ECANCELLED), GRAFT_ECANCELLED,
+                             "graft: interrupted while waiting for another thread's callback to finish");
+    }
   } catch (const graft::Error &e) {
     graft_ruby_set_pending(graft_ruby_error_class(e.code()), e.code(), e.what());
   } catch (const std::bad_alloc &e) {
@@ -136,7 +262,54 @@ static void graft_ruby_mark_device_function(void *ptr) { graft_ruby_mark_directo
   } catch (const std::exception &e) {
     graft_ruby_set_pending(graft_ruby_error_class(GRAFT_EUNKNOWN), GRAFT_EUNKNOWN, e.what());
   }
+%enddef
+%exception { GRAFT_RUBY_CALL(true) }
+
+/* The calls that may run Ruby callbacks (traced blocks, host functions, gradient blocks) pass
+ * the callback gate above first. */
+%define GRAFT_RUBY_GATED(NAME)
+%exception NAME { GRAFT_RUBY_CALL(graft_ruby_gate()) }
+%enddef
+GRAFT_RUBY_GATED(graft::Function::call)
+GRAFT_RUBY_GATED(graft::Function::ruby_call_values)
+GRAFT_RUBY_GATED(graft::Function::get_concrete)
+GRAFT_RUBY_GATED(graft::Function::get_concrete_for_specs)
+GRAFT_RUBY_GATED(graft::ConcreteFunction::call)
+GRAFT_RUBY_GATED(graft::OpCall::execute)
+GRAFT_RUBY_GATED(graft::Context::cond)
+GRAFT_RUBY_GATED(graft::Context::while_loop)
+GRAFT_RUBY_GATED(graft::Context::host_function_call)
+GRAFT_RUBY_GATED(graft::GradientTape::gradient)
+GRAFT_RUBY_GATED(graft::GradientTape::gradient_sparse)
+GRAFT_RUBY_GATED(graft::Graph::add_gradients)
+GRAFT_RUBY_GATED(graft::Graph::add_gradients_sparse)
+GRAFT_RUBY_GATED(graft::Graph::import_graph_def)
+GRAFT_RUBY_GATED(graft::Session::run)
+GRAFT_RUBY_GATED(graft::SavedModel::SavedModel)
+GRAFT_RUBY_GATED(graft::SavedModel::list_tags)
+GRAFT_RUBY_GATED(graft::SavedModel::run)
+GRAFT_RUBY_GATED(graft::GradientFunction::register_function)
+GRAFT_RUBY_GATED(graft::GradientFunction::register_none)
+GRAFT_RUBY_GATED(graft::HostFunction::unregister_function)
+
+%exception graft_ruby_callback_enter "$action"
+%exception graft_ruby_callback_leave "$action"
+%inline %{
+/* Callback.guard's bookkeeping for the gate: a callback of this thread starts, ends. */
+void graft_ruby_callback_enter() {
+  ++graft_ruby_my_callbacks;
+  graft_ruby_gate_state().running.fetch_add(1, std::memory_order_acq_rel);
 }
+void graft_ruby_callback_leave() {
+  GraftRubyGate &g = graft_ruby_gate_state();
+  --graft_ruby_my_callbacks;
+  {
+    std::lock_guard<std::mutex> lock(g.mu);
+    g.running.fetch_sub(1, std::memory_order_acq_rel);
+  }
+  g.left.notify_all();
+}
+%}
 
 /* Raise the recorded exception once the wrapper has cleaned up ("ret" runs last on success). */
 %typemap(ret) SWIGTYPE, SWIGTYPE *, SWIGTYPE &, SWIGTYPE &&, SWIGTYPE [], void,
@@ -187,23 +360,55 @@ static void graft_ruby_mark_device_function(void *ptr) { graft_ruby_mark_directo
  * Function#call's fast path (lib/graft/function.rb) when every argument is a Graft::Value: the
  * Ruby Array in, a Ruby Array of new Values out, in one call where the general path builds an
  * ArgList and a ValueList and crosses into the extension once per argument and per result.
- * nil when an argument is anything else (or a freed Value): the caller then takes the general
- * path, which converts or reports it.
+ * nil when an argument is anything else (or a freed Value), or the context is no Context (or
+ * a freed one): the caller then takes the general path, which converts or reports it.
  */
+%{
+/* The fast path's arguments without SWIG's generic conversion: the proxy class is checked with
+ * kind_of (SWIG compares type names, read from the object, along its type's cast list). */
+template <typename T>
+static T *graft_ruby_object_of(VALUE obj, swig_type_info *type) {
+  swig_class *sk = static_cast<swig_class *>(type->clientdata);
+  if (sk == nullptr || !RB_TYPE_P(obj, T_DATA) || RTYPEDDATA_P(obj) || !RTEST(rb_obj_is_kind_of(obj, sk->klass)))
+    return nullptr;
+  return static_cast<T *>(DATA_PTR(obj));
+}
+
+/* Under rb_protect: a Ruby Array of new Values taking *out's (each object is made before the
+ * C++ Value it will own, so a NoMemoryError leaves nothing allocated behind). */
+static VALUE graft_ruby_make_values(VALUE p) {
+  std::vector<graft::Value> *out = reinterpret_cast<std::vector<graft::Value> *>(p);
+  swig_class *sk = static_cast<swig_class *>(SWIGTYPE_p_graft__Value->clientdata);
+  graft_ruby_name_class(sk, SWIGTYPE_p_graft__Value);
+  VALUE result = rb_ary_new_capa(static_cast<long>(out->size()));
+  for (graft::Value &v : *out) {
+    VALUE obj = Data_Wrap_Struct(sk->klass, VOIDFUNC(sk->mark), VOIDFUNC(sk->destroy), nullptr);
+    graft::Value *copy = new (std::nothrow) graft::Value(std::move(v));
+    if (copy == nullptr) rb_memerror();
+    DATA_PTR(obj) = copy;
+    rb_ary_push(result, obj);
+  }
+  return result;
+}
+%}
 %extend graft::Function {
-  VALUE ruby_call_values(graft::Context &ctx, VALUE args) {
-    if (!RB_TYPE_P(args, T_ARRAY)) return Qnil;
-    const long n = RARRAY_LEN(args);
-    graft::ArgList list;
-    for (long i = 0; i < n; ++i) {
-      void *p = nullptr;
-      if (!SWIG_IsOK(SWIG_ConvertPtr(RARRAY_AREF(args, i), &p, SWIGTYPE_p_graft__Value, 0)) || p == nullptr) return Qnil;
-      list.add_value(*static_cast<const graft::Value *>(p));
+  VALUE ruby_call_values(VALUE context, VALUE args) {
+    graft::Context *ctx = graft_ruby_object_of<graft::Context>(context, SWIGTYPE_p_graft__Context);
+    if (ctx == nullptr || !RB_TYPE_P(args, T_ARRAY)) return Qnil;
+    VALUE result = Qnil;
+    int state = 0;
+    {  // C++ objects live in this block only: a Ruby exception is raised after it
+      const long n = RARRAY_LEN(args);
+      graft::ArgList list;
+      for (long i = 0; i < n; ++i) {
+        const graft::Value *p = graft_ruby_object_of<graft::Value>(RARRAY_AREF(args, i), SWIGTYPE_p_graft__Value);
+        if (p == nullptr) return Qnil;
+        list.add_value(*p);
+      }
+      std::vector<graft::Value> out = $self->call(*ctx, list);
+      result = rb_protect(graft_ruby_make_values, reinterpret_cast<VALUE>(&out), &state);
     }
-    std::vector<graft::Value> out = $self->call(ctx, list);
-    VALUE result = rb_ary_new_capa(static_cast<long>(out.size()));
-    for (graft::Value &v : out)
-      rb_ary_push(result, SWIG_NewPointerObj(new graft::Value(std::move(v)), SWIGTYPE_p_graft__Value, SWIG_POINTER_OWN));
+    if (state != 0) rb_jump_tag(state);
     return result;
   }
 }

@@ -163,7 +163,7 @@ def _value_of(leaf):
 
 # ---- Tracing ---------------------------------------------------------------------------------------
 
-_function_call_values = _c.function_call_values
+_function_call_tensors = _c.function_call_tensors
 
 
 class _TraceState(threading.local):
@@ -400,6 +400,10 @@ def _wrap_outputs(out_structure, values):
         tensors = [_fw._symbolic(v) for v in values]
     else:
         tensors = [_fw._eager(v) for v in values]
+    return _structure_outputs(out_structure, tensors)
+
+
+def _structure_outputs(out_structure, tensors):
     if out_structure is None:
         return tensors[0] if len(tensors) == 1 else tensors
     treedef, kinds = out_structure
@@ -574,21 +578,23 @@ class Function(_types.GenericFunction):
         # finds (tracing on a miss) and runs the concrete function.
         if not kwargs and len(args) == self._simple_arity and self._fast is not None and \
                 not _fw._tls.graph_stack and _eager_enabled[0]:
-            values = _eager_values(args)
-            if values is not None:
-                entry = self._fast.get(len(args))
-                if entry is None:
-                    entry = self._fast[len(args)] = self._entry(_Call((args, {})))
+            entry = self._fast.get(len(args))
+            if entry is None and _eager_values(args) is not None:
+                entry = self._fast[len(args)] = self._entry(_Call((args, {})))
+            if entry is not None:
                 try:
-                    key, symbolic, outs = _function_call_values(entry[0], _fw._context, values)
+                    # None unless every argument is an EagerTensor
+                    result = _function_call_tensors(entry[0], _fw._context, args, EagerTensor, Tensor)
                 except errors.OpError as e:
                     _raise_pending(e)
-                concrete = self._concrete.get(key)
-                if concrete is None:
-                    concrete = self._new_concrete(entry, values, key)
-                if concrete._single:
-                    return _fw._symbolic(outs[0]) if symbolic else _fw._eager(outs[0])
-                return _wrap_outputs(concrete._out, outs)
+                if result is not None:
+                    key, tensors = result
+                    concrete = self._concrete.get(key)
+                    if concrete is None:
+                        concrete = self._new_concrete(entry, _eager_values(args), key)
+                    if concrete._single:
+                        return tensors[0]
+                    return _structure_outputs(concrete._out, tensors)
         args, kwargs = self._canonicalize(args, kwargs)
         call = self._call_info(args, kwargs)
         if _fw._graph_mode_graph() is not None and not _fw._context.is_tracing():

@@ -163,6 +163,55 @@ class TestFunction < Minitest::Test
     assert_equal 2, f.tracing_count
   end
 
+  # While one thread is inside a callback, another thread's call that may run callbacks waits
+  # (without the GVL) until it ends, and can be interrupted while it waits; calls that run no
+  # callbacks go on.
+  def test_the_callback_gate
+    inside = Queue.new
+    release = Queue.new
+    blocked = Graft.function("blocked", context: @ctx) do |ctx, x|
+      inside << true
+      release.pop # the GVL is free while this thread waits here
+      ctx.op(:Neg, x)
+    end
+    holder = Thread.new { blocked.call([2.0]).to_a }
+    inside.pop
+    assert_equal [1.0, 2.0], Graft.tensor([1.0, 2.0]).to_a # no callbacks: not gated
+    waiter = Thread.new { @ctx.op(:AddV2, @ctx.constant([1.0]), @ctx.constant([2.0])).to_a }
+    assert_nil waiter.join(0.1) # waiting at the gate
+    interrupted = Thread.new do
+      Thread.current.report_on_exception = false
+      @ctx.op(:Neg, @ctx.constant([1.0])).to_a
+    end
+    sleep 0.05
+    interrupted.raise(ArgumentError, "stop waiting")
+    error = assert_raises(ArgumentError, Graft::CancelledError) { interrupted.join }
+    assert_match(/stop waiting|interrupted while waiting/, error.message)
+    release << true
+    assert_equal [-2.0], holder.value
+    assert_equal [3.0], waiter.value
+    assert_equal [-4.0], blocked.call([4.0]).to_a
+  end
+
+  # Objects the extension makes carry their SWIG type on their class, and take it when first
+  # passed back in (graft_ruby.i): results, frozen results and wrong types convert as before.
+  def test_results_passed_back_into_the_extension
+    neg = Graft.function("neg_back", context: @ctx) { |ctx, x| ctx.op(:Neg, x) }
+    y = neg.call(@ctx.constant([1.5]))
+    assert_equal [1.5], neg.call(y).to_a # through the fast path's kind_of check
+    assert_equal [-3.0], @ctx.op(:AddV2, y, y).to_a # through SWIG's conversion
+    frozen = neg.call(@ctx.constant([2.0])).freeze
+    assert_empty frozen.instance_variables # made without SWIG's instance variable
+    assert_equal [2.0], @ctx.op(:Neg, frozen).to_a
+    assert_equal [2.0], @ctx.op(:Neg, frozen).to_a # (converted through a twin each time)
+    list = Graft_swig::ArgList.new
+    list.add_value(frozen)
+    assert_raises(TypeError) { list.add_value(frozen.to_tensor) } # a Tensor is no Value
+    assert_raises(TypeError) { list.add_value(Object.new) }
+    GC.start
+    assert_equal [-2.0], frozen.to_a # still owned once, by frozen
+  end
+
   def test_nil_and_data_results
     none = Graft.function("none", context: @ctx) { |_ctx, _x| nil }
     assert_nil none.call([1.0])

@@ -15,30 +15,24 @@
 # reference to it for as long as Graft may call it (Function, HostFunction's registry, the
 # locals of Context#cond and #while_loop).
 
-require "monitor"
-
 module Graft
-  CALLBACK_LOCK = Monitor.new
-  private_constant :CALLBACK_LOCK
-
   class << self
-    # Runs a native call that may call Ruby back. Such calls are serialized: the extension
-    # holds the GVL throughout, so a second Ruby thread blocked inside Graft on a lock taken
-    # by a callback of the first would never let it finish; it waits here instead.
+    # Runs a native call that may call Ruby back, and raises its Graft::Error with the
+    # exception of the callback that failed as its cause (or that exception itself when it is
+    # no StandardError). Such calls need no lock here: the extension holds the GVL through a
+    # call, and one that may run callbacks waits (without the GVL) while another thread's
+    # callback is running (the callback gate, graft_ruby.i), so a thread never blocks inside
+    # Graft on a lock that a suspended callback's call holds.
     def invoke
-      CALLBACK_LOCK.synchronize do
-        Thread.current[:graft_callback_error] = nil
-        begin
-          yield
-        rescue Error => e
-          original = Thread.current[:graft_callback_error]
-          Thread.current[:graft_callback_error] = nil
-          raise unless original
-          raise original unless original.is_a?(StandardError)
+      Thread.current[:graft_callback_error] = nil
+      yield
+    rescue Error => e
+      original = Thread.current[:graft_callback_error]
+      Thread.current[:graft_callback_error] = nil
+      raise unless original
+      raise original unless original.is_a?(StandardError)
 
-          raise e, e.message, e.backtrace, cause: original
-        end
-      end
+      raise e, e.message, e.backtrace, cause: original
     end
 
     # Records the exception a callback turned into its failure message.
@@ -55,6 +49,7 @@ module Graft
     # break, return or throw out of the block (the return in the ensure clause does that).
     def guard
       done = false
+      Graft_swig.graft_ruby_callback_enter # the callback gate: see Graft.invoke
       message = begin
         yield
         done = true
@@ -67,6 +62,7 @@ module Graft
       end
       message
     ensure
+      Graft_swig.graft_ruby_callback_leave
       # rubocop:disable Lint/EnsureReturn
       return "graft: a Ruby callback left its block with break, return or throw" unless done
       # rubocop:enable Lint/EnsureReturn
