@@ -269,12 +269,13 @@ inline PyObject *function_call_tensors(Function &function, Context &ctx, PyObjec
     PyObject *v = PyObject_GetAttr(item, value_attr);
     void *p = nullptr;
     const int res = v != nullptr ? SWIG_ConvertPtr(v, &p, SWIGTYPE_p_graft__Value, 0) : SWIG_ERROR;
-    Py_XDECREF(v);
     if (!SWIG_IsOK(res) || p == nullptr) {
+      Py_XDECREF(v);
       PyErr_Clear();
       Py_RETURN_NONE;
     }
-    values.push_back(*static_cast<const Value *>(p));
+    values.push_back(*static_cast<const Value *>(p));  // while v holds the Value
+    Py_DECREF(v);
   }
   FunctionCall call;
   {

@@ -92,7 +92,15 @@ static void graft_ruby_set_pending(VALUE cls, int code, const char *message) {
   graft_ruby_pending = exc;
 }
 
+static int graft_ruby_pending_tag;
+
 static void graft_ruby_raise_pending(void) {
+  if (graft_ruby_pending_tag != 0) {  // an interrupt taken while waiting at the callback gate
+    const int tag = graft_ruby_pending_tag;
+    graft_ruby_pending_tag = 0;
+    graft_ruby_pending = Qnil;
+    rb_jump_tag(tag);
+  }
   if (NIL_P(graft_ruby_pending)) return;
   VALUE exc = graft_ruby_pending;
   graft_ruby_pending = Qnil;
@@ -109,8 +117,9 @@ static bool graft_ruby_can_call_ruby(void) { return ruby_native_thread_p() != 0;
  * get the GVL back to finish. A native call that may run callbacks therefore waits, without
  * the GVL, while a callback of another thread is running. The check is made in C, under the
  * GVL, right before the call, so no thread can start a callback in between; the calls of a
- * callback itself pass (this thread's own callbacks are the running ones). Callback.guard
- * (lib/graft/callbacks.rb) counts the callbacks with graft_ruby_callback_enter/leave.
+ * callback itself pass (this thread's own callbacks are the running ones). The directors count
+ * the callbacks (GraftRubyCallbackScope, in the directorin typemaps). The count is per native
+ * thread: fibers of one thread pass each other's gate (as they passed the Monitor before).
  */
 #include <ruby/thread.h>
 
@@ -152,16 +161,50 @@ void graft_ruby_gate_interrupt(void *p) {  // Thread#raise, #kill, a signal
 }
 }  // namespace
 
-/* True when the call may go on; false when the wait was interrupted. */
+/* A director's call into Ruby (the directorin typemaps below): counted from before the Ruby
+ * method is entered until after it returned, with no Ruby code outside the count. */
+struct GraftRubyCallbackScope {
+  GraftRubyCallbackScope() {
+    ++graft_ruby_my_callbacks;
+    graft_ruby_gate_state().running.fetch_add(1, std::memory_order_acq_rel);
+  }
+  ~GraftRubyCallbackScope() {
+    GraftRubyGate &g = graft_ruby_gate_state();
+    --graft_ruby_my_callbacks;
+    {
+      std::lock_guard<std::mutex> lock(g.mu);
+      g.running.fetch_sub(1, std::memory_order_acq_rel);
+    }
+    g.left.notify_all();
+  }
+  GraftRubyCallbackScope(const GraftRubyCallbackScope &) = delete;
+  GraftRubyCallbackScope &operator=(const GraftRubyCallbackScope &) = delete;
+};
+
+/* What interrupted a wait at the gate (Thread#raise, #kill, a signal's exception): the tag to
+ * jump with once the wrapper has cleaned up (graft_ruby_raise_pending). The GVL guards it. */
+
+static VALUE graft_ruby_check_ints(VALUE) {
+  rb_thread_check_ints();
+  return Qnil;
+}
+
+/* True when the call may go on; false when an interrupt is to be raised (pending). */
 static bool graft_ruby_gate(void) {
   GraftRubyGate &g = graft_ruby_gate_state();
-  if (g.running.load(std::memory_order_acquire) == graft_ruby_my_callbacks) return true;
   while (g.running.load(std::memory_order_acquire) != graft_ruby_my_callbacks) {
-    // The variant that leaves pending interrupts alone (the other one raises them right here,
-    // past the wrapper's cleanup); it returns without waiting when one is pending already.
+    // The variant that leaves pending interrupts to us (the other one raises them right here,
+    // past the wrapper's cleanup); it returns without waiting when any is pending already.
     GraftRubyGateWait w;
     rb_thread_call_without_gvl2(graft_ruby_gate_wait, &w, graft_ruby_gate_interrupt, &w);
-    if (w.interrupted || !w.ran) return false;
+    if (w.interrupted || !w.ran) {  // run what is pending: an exception is raised after cleanup
+      int state = 0;
+      rb_protect(graft_ruby_check_ints, Qnil, &state);
+      if (state != 0) {
+        graft_ruby_pending_tag = state;
+        return false;
+      }
+    }
   }
   return true;
 }
@@ -218,9 +261,9 @@ static VALUE graft_ruby_new_pointer_obj(void *ptr, swig_type_info *type, int fla
 }
 
 static int graft_ruby_convert_ptr(VALUE obj, void **ptr, swig_type_info *ty, int flags, swig_ruby_owntype *own) {
-  if (!RB_TYPE_P(obj, T_DATA) || RTYPEDDATA_P(obj) || RB_FL_TEST_RAW(obj, RUBY_FL_EXIVAR))
-    return SWIG_Ruby_ConvertPtrAndOwn(obj, ptr, ty, flags, own);
   const ID id = graft_ruby_swigtype_id();
+  if (!RB_TYPE_P(obj, T_DATA) || RTYPEDDATA_P(obj) || RTEST(rb_ivar_defined(obj, id)))
+    return SWIG_Ruby_ConvertPtrAndOwn(obj, ptr, ty, flags, own);
   VALUE name = Qnil;
   for (VALUE k = rb_obj_class(obj); NIL_P(name) && RTEST(k); k = rb_class_superclass(k)) name = rb_attr_get(k, id);
   if (NIL_P(name)) return SWIG_Ruby_ConvertPtrAndOwn(obj, ptr, ty, flags, own);  // not one of ours
@@ -251,9 +294,6 @@ static int graft_ruby_convert_ptr(VALUE obj, void **ptr, swig_type_info *ty, int
   try {
     if (GATE) {
       $action
-    } else {
-      graft_ruby_set_pending(graft_ruby_error_class(GRAFT_ECANCELLED), GRAFT_ECANCELLED,
-                             "graft: interrupted while waiting for another thread's callback to finish");
     }
   } catch (const graft::Error &e) {
     graft_ruby_set_pending(graft_ruby_error_class(e.code()), e.code(), e.what());
@@ -285,6 +325,8 @@ GRAFT_RUBY_GATED(graft::Graph::add_gradients)
 GRAFT_RUBY_GATED(graft::Graph::add_gradients_sparse)
 GRAFT_RUBY_GATED(graft::Graph::import_graph_def)
 GRAFT_RUBY_GATED(graft::Session::run)
+GRAFT_RUBY_GATED(graft::Session::serve)
+GRAFT_RUBY_GATED(graft::Callable::run)
 GRAFT_RUBY_GATED(graft::SavedModel::SavedModel)
 GRAFT_RUBY_GATED(graft::SavedModel::list_tags)
 GRAFT_RUBY_GATED(graft::SavedModel::run)
@@ -292,24 +334,6 @@ GRAFT_RUBY_GATED(graft::GradientFunction::register_function)
 GRAFT_RUBY_GATED(graft::GradientFunction::register_none)
 GRAFT_RUBY_GATED(graft::HostFunction::unregister_function)
 
-%exception graft_ruby_callback_enter "$action"
-%exception graft_ruby_callback_leave "$action"
-%inline %{
-/* Callback.guard's bookkeeping for the gate: a callback of this thread starts, ends. */
-void graft_ruby_callback_enter() {
-  ++graft_ruby_my_callbacks;
-  graft_ruby_gate_state().running.fetch_add(1, std::memory_order_acq_rel);
-}
-void graft_ruby_callback_leave() {
-  GraftRubyGate &g = graft_ruby_gate_state();
-  --graft_ruby_my_callbacks;
-  {
-    std::lock_guard<std::mutex> lock(g.mu);
-    g.running.fetch_sub(1, std::memory_order_acq_rel);
-  }
-  g.left.notify_all();
-}
-%}
 
 /* Raise the recorded exception once the wrapper has cleaned up ("ret" runs last on success). */
 %typemap(ret) SWIGTYPE, SWIGTYPE *, SWIGTYPE &, SWIGTYPE &&, SWIGTYPE [], void,
@@ -324,20 +348,30 @@ void graft_ruby_callback_leave() {
 %typemap(out) std::string "$result = rb_utf8_str_new($1.data(), static_cast<long>($1.size()));"
 %typemap(out) graft::Bytes "$result = rb_str_new($1.data(), static_cast<long>($1.size()));"
 
-/* Director guards: fail, rather than enter Ruby, on a thread Ruby does not know. */
+/* Director guards: fail, rather than enter Ruby, on a thread Ruby does not know; and count the
+ * call for the callback gate (each director method has one of these arguments). */
 %typemap(directorin) graft::Context &ctx %{
   if (!graft_ruby_can_call_ruby())
     return std::string("graft: a Ruby traced function was called on a thread that is not a Ruby thread");
+  GraftRubyCallbackScope graft_ruby_callback_scope;
   $input = SWIG_NewPointerObj(SWIG_as_voidptr(&$1), $descriptor(graft::Context *), 0);
 %}
 %typemap(directorin) const graft::TensorList &inputs %{
   if (!graft_ruby_can_call_ruby())
     return std::string("graft: a Ruby host function was called on a thread that is not a Ruby thread");
+  GraftRubyCallbackScope graft_ruby_callback_scope;
   $input = SWIG_NewPointerObj(SWIG_as_voidptr(&$1), $descriptor(graft::TensorList *), 0);
 %}
 %typemap(directorin) const graft::Operation &op %{
   if (!graft_ruby_can_call_ruby()) return std::string();
+  GraftRubyCallbackScope graft_ruby_callback_scope;
   $input = SWIG_NewPointerObj(SWIG_as_voidptr(&$1), $descriptor(graft::Operation *), 0);
+%}
+%typemap(directorin) graft::GradientContext &ctx %{
+  if (!graft_ruby_can_call_ruby())
+    return std::string("graft: a Ruby gradient function was called on a thread that is not a Ruby thread");
+  GraftRubyCallbackScope graft_ruby_callback_scope;
+  $input = SWIG_NewPointerObj(SWIG_as_voidptr(&$1), $descriptor(graft::GradientContext *), 0);
 %}
 
 /*

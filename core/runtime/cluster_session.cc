@@ -703,19 +703,30 @@ Status ClusterSession::Serve() {
   forever.max_pause_us = 50;  // bounds the latency of a run that comes after a pause
   // The client's messages, in order; those that come while a run is going on wait here (a
   // request the client sent after giving up on a slow run).
-  std::deque<std::pair<ControlHeader, std::string>> queued;
+  struct Message {
+    ControlHeader header;
+    std::string payload;
+    int64_t arrived_ns = 0;  // a run's deadline counts from here
+  };
+  std::deque<Message> queued;
   ControlHeader h;
   std::vector<Request> next(1);
   GRAFT_RETURN_IF_ERROR(transport_->Recv(&h, sizeof h, 0, kToServerTag, &next[0], CollectiveTransport::kControl));
-  // Takes the message that arrived into `h` (with its payload) and posts the next receive.
-  auto take = [&](std::pair<ControlHeader, std::string>* out) -> Status {
-    out->first = h;
-    GRAFT_RETURN_IF_ERROR(RecvPayload(transport_, 0, kToServerTag, h, &out->second, DeadlineAfter(timeout_s_)));
-    if (out->first.kind == kShutdown) return Status::Ok();  // nothing follows
+  // Takes the message that arrived into `h` (with its payload) and posts the next receive. An
+  // abort also takes the aborted run out of the queue.
+  auto take = [&](Message* out) -> Status {
+    out->header = h;
+    out->arrived_ns = RunControl::PreciseNowNs();
+    GRAFT_RETURN_IF_ERROR(RecvPayload(transport_, 0, kToServerTag, h, &out->payload, DeadlineAfter(timeout_s_)));
+    if (out->header.kind == kAbort) {
+      const int64_t step = out->header.step;
+      std::erase_if(queued, [step](const Message& m) { return m.header.kind == kRun && m.header.step == step; });
+    }
+    if (out->header.kind == kShutdown) return Status::Ok();  // nothing follows
     return transport_->Recv(&h, sizeof h, 0, kToServerTag, &next[0], CollectiveTransport::kControl);
   };
   while (true) {
-    std::pair<ControlHeader, std::string> message;
+    Message message;
     if (!queued.empty()) {
       message = std::move(queued.front());
       queued.pop_front();
@@ -723,7 +734,7 @@ Status ClusterSession::Serve() {
       GRAFT_RETURN_IF_ERROR(transport_->Wait(next, 0, 1, forever));
       GRAFT_RETURN_IF_ERROR(take(&message));
     }
-    const ControlHeader& request = message.first;
+    const ControlHeader& request = message.header;
     if (request.kind == kShutdown) return Status::Ok();
     if (request.kind != kRun) continue;  // an abort of a run that is over
     // Parse the run and plan it as the client did.
@@ -731,7 +742,7 @@ Status ClusterSession::Serve() {
     std::vector<const Node*> targets;
     int64_t remaining_ms = static_cast<int64_t>(timeout_s_ * 1000);
     Status status;
-    for (std::string_view line : Lines(message.second)) {
+    for (std::string_view line : Lines(message.payload)) {
       if (line.empty() || !status.ok()) continue;
       std::string_view name = line.substr(1);
       if (line[0] == 'D') {
@@ -746,7 +757,7 @@ Status ClusterSession::Serve() {
         (line[0] == 'F' ? feeds : fetches).push_back(o);
       }
     }
-    const int64_t deadline_ns = DeadlineAfter(static_cast<double>(std::max<int64_t>(remaining_ms, 1)) / 1000.0);
+    const int64_t deadline_ns = message.arrived_ns + std::clamp<int64_t>(remaining_ms, 1, int64_t{1} << 40) * 1000000;
     std::shared_ptr<Plan> plan;
     if (status.ok()) {
       const std::string signature = Signature(feeds, fetches, targets);
@@ -793,14 +804,14 @@ Status ClusterSession::Serve() {
         bool arrived = false;
         if (!shutdown && next[0].active) (void)transport_->Test(next[0], &arrived);
         if (arrived) {
-          std::pair<ControlHeader, std::string> m;
+          Message m;
           if (take(&m).ok()) {
-            if (m.first.kind == kAbort && m.first.step == request.step) cancel.Cancel();
-            if (m.first.kind == kShutdown) {
+            if (m.header.kind == kAbort && m.header.step == request.step) cancel.Cancel();
+            if (m.header.kind == kShutdown) {
               shutdown = true;
               cancel.Cancel();
             }
-            if (m.first.kind == kRun) queued.push_back(std::move(m));
+            if (m.header.kind == kRun) queued.push_back(std::move(m));
           }
         }
         backoff.Pause();

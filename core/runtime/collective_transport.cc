@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
+#include <span>
 #include <thread>
 
 #include "core/runtime/run_control.h"
@@ -37,6 +39,10 @@ Status CollectiveTransport::Wait(std::vector<Request>& reqs, size_t first, size_
       if (!reqs[i].active) continue;
       bool done = false;
       GRAFT_RETURN_IF_ERROR(Test(reqs[i], &done));
+      if (done && reqs[i].truncated && !options.allow_truncated) {
+        return errors::DataLoss("rank ", reqs[i].source, " sent a longer message than ", options.what,
+                                " expects: do the processes run the same program?");
+      }
       if (!done && pending == nullptr) pending = &reqs[i];
     }
     if (pending == nullptr) return Status::Ok();
@@ -123,10 +129,12 @@ Status CollectiveTransport::Drain(int peer, int tag, size_t bytes, const WaitOpt
   // Each message is taken into a one-byte buffer: MPI truncates it, and it is gone.
   char sink[1];
   size_t off = 0;
+  WaitOptions drain = options;
+  drain.allow_truncated = true;
   do {
     std::vector<Request> reqs(1);
     GRAFT_RETURN_IF_ERROR(Recv(sink, sizeof sink, peer, tag, &reqs[0], kTensors));
-    Status s = Wait(reqs, 0, 1, options);
+    Status s = Wait(reqs, 0, 1, drain);
     if (!s.ok()) {
       CancelRecv(reqs[0]);
       return s;
@@ -139,11 +147,36 @@ Status CollectiveTransport::Drain(int peer, int tag, size_t bytes, const WaitOpt
 Status CollectiveTransport::RecvTensor(int peer, int tag, int64_t step, const WaitOptions& options,
                                        const std::function<Status(const TensorHeader&, Tensor*)>& allocate,
                                        Tensor* out) {
+  WaitOptions header_wait = options;
+  header_wait.allow_truncated = true;  // a stray body piece, dropped below
+  // What an earlier call took for this run (a later run's tensor) comes first.
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    auto it = ahead_.find({peer, tag});
+    if (it != ahead_.end() && it->second.header.step <= step) {
+      Ahead a = std::move(it->second);
+      ahead_.erase(it);
+      lock.unlock();
+      if (a.header.step == step) {
+        Tensor t;
+        GRAFT_RETURN_IF_ERROR(allocate(a.header, &t));
+        if (t.byte_size() != a.tensor.byte_size()) {
+          return errors::Internal("rank ", peer, "'s tensor does not fit (", options.what, ")");
+        }
+        if (t.byte_size() > 0) std::memcpy(t.raw_data(), a.tensor.raw_data(), t.byte_size());
+        *out = std::move(t);
+        return Status::Ok();
+      }
+    } else if (it != ahead_.end()) {
+      return errors::Cancelled("rank ", peer, " has gone on to run ", it->second.header.step, " (", options.what,
+                             "): run ", step, "'s tensor will not come");
+    }
+  }
   while (true) {
     TensorHeader h;
     std::vector<Request> reqs(1);
     GRAFT_RETURN_IF_ERROR(Recv(&h, sizeof h, peer, tag, &reqs[0], kTensors));
-    Status s = Wait(reqs, 0, 1, options);
+    Status s = Wait(reqs, 0, 1, header_wait);
     if (!s.ok()) {
       CancelRecv(reqs[0]);
       return s;
@@ -163,9 +196,12 @@ Status CollectiveTransport::RecvTensor(int peer, int tag, int64_t step, const Wa
       continue;
     }
     Tensor t;
-    s = h.step > step ? errors::Internal("rank ", peer, " sent run ", h.step, "'s tensor to run ", step, " (",
-                                         options.what, ")")
-                      : allocate(h, &t);
+    const bool later = h.step > step;
+    // A later run's tensor: the sender has given up on this run (messages between two ranks
+    // keep their order), so this one's never comes. The later one is kept for its run.
+    s = later ? Tensor::AllocateUninitialized(static_cast<DType>(h.dtype),
+                                              std::span<const int64_t>(h.dims, static_cast<size_t>(h.rank)), &t)
+              : allocate(h, &t);
     if (!s.ok()) {
       Status drained = Drain(peer, tag, bytes, options);
       (void)drained;  // the edge may keep the bytes when the drain times out; the next header check drops them
@@ -185,6 +221,12 @@ Status CollectiveTransport::RecvTensor(int peer, int tag, int64_t step, const Wa
     if (!s.ok()) {
       for (Request& r : reqs) CancelRecv(r);
       return s;
+    }
+    if (later) {
+      std::lock_guard<std::mutex> lock(mu_);
+      ahead_[{peer, tag}] = Ahead{h, std::move(t)};
+      return errors::Cancelled("rank ", peer, " has gone on to run ", h.step, " (", options.what, "): run ", step,
+                             "'s tensor will not come");
     }
     *out = std::move(t);
     return Status::Ok();

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <climits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -94,6 +95,7 @@ class CollectiveTransport {
     double timeout_s = 0;             // for the message
     std::string what;                 // "instance_key 7", "edge 'x:0' of run 12": for messages
     int max_pause_us = 1000;          // the longest sleep between polls
+    bool allow_truncated = false;     // a receive of a longer message is no error (it is gone)
   };
   // Polls requests [first, last) until all finish: spinning first (messages between processes
   // of one machine take microseconds), then backing off to at most 1 ms a poll. kCancelled or
@@ -126,7 +128,9 @@ class CollectiveTransport {
   // without waiting (the requests go to *reqs; header and t must stay alive until they finish).
   Status PostTensor(const Tensor& t, TensorHeader* header, int peer, int tag, std::vector<Request>* reqs);
   // Receives the tensor of run `step` that peer posts on tag. What a failed run left behind is
-  // taken and dropped: tensors of earlier runs, and the bytes of one whose header was taken.
+  // taken and dropped: tensors of earlier runs, and the bytes of one whose header was taken. A
+  // later run's tensor fails this run (kCancelled: the sender gave up on it) and is kept for
+  // its own run.
   // allocate makes the tensor for a header (the caller's dtype and shape checks go there); when
   // it fails, the bytes are taken and dropped before its error returns, so the next run finds
   // the edge clean. A wait that fails cancels what it posted.
@@ -145,10 +149,17 @@ class CollectiveTransport {
   // Takes and drops the messages of bytes that peer posts on tag (a tensor's body).
   Status Drain(int peer, int tag, size_t bytes, const WaitOptions& options);
 
+  // A tensor of a later run than the one that received it, kept for its run (per peer, tag).
+  struct Ahead {
+    TensorHeader header;
+    Tensor tensor;
+  };
+
   std::atomic<int64_t> next_step_{0};
   mutable std::mutex mu_;
   Status aborted_;
   std::vector<Abandoned> abandoned_;
+  std::map<std::pair<int, int>, Ahead> ahead_;
 };
 
 // One run of a cluster session in this process (RunControl::cluster): its id, and the sends

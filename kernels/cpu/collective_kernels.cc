@@ -262,8 +262,30 @@ class CollectiveKernel : public OpKernel {
 };
 
 // Every rank's header must match this one's (dims from dimension `from` on).
-Status CheckHeaders(const std::vector<Header>& all, int me, int from) {
+// The collective a header belongs to, in its extra (times kKindScale, plus a reduce's merge
+// and final op): ranks that run different collectives under one instance_key are told apart.
+enum Kind : int64_t { kReduce = 1, kGather = 2, kBcast = 3 };
+constexpr int64_t kKindScale = 16;
+const char* KindName(int64_t extra) {
+  switch (extra / kKindScale) {
+    case kReduce: return "CollectiveReduceV2";
+    case kGather: return "CollectiveGatherV2";
+    case kBcast: return "CollectiveBcastSendV2";
+    default: return "an unknown collective";
+  }
+}
+
+// Checks that every rank has this rank's header (dims from `from` on). Ranks that run other
+// collectives under this instance_key set *mixed: their messages may still be in flight.
+Status CheckHeaders(const std::vector<Header>& all, int me, int from, int instance_key, bool* mixed) {
   const Header& mine = all[static_cast<size_t>(me)];
+  for (size_t r = 0; r < all.size(); ++r) {
+    if (all[r].extra / kKindScale != mine.extra / kKindScale) {
+      *mixed = true;
+      return errors::InvalidArgument("rank ", r, " runs ", KindName(all[r].extra), " with instance_key ",
+                                     instance_key, " where rank ", me, " runs ", KindName(mine.extra));
+    }
+  }
   for (size_t r = 0; r < all.size(); ++r) {
     const Header& h = all[r];
     bool same = h.dtype == mine.dtype && h.extra == mine.extra && h.rank == mine.rank;
@@ -321,12 +343,15 @@ class CollectiveReduceKernel : public CollectiveKernel {
     buffers->in = in;
     buffers->out = *out;
     std::vector<Request> reqs;
-    GRAFT_RETURN_IF_ERROR(Header::Of(in, static_cast<int64_t>(merge_) * 2 + (divide_ ? 1 : 0), &buffers->mine));
+    GRAFT_RETURN_IF_ERROR(
+        Header::Of(in, kReduce * kKindScale + static_cast<int64_t>(merge_) * 2 + (divide_ ? 1 : 0), &buffers->mine));
     Status s = ExchangeHeaders(w, buffers->mine, &buffers->headers, reqs);
     if (!s.ok()) return Fail(w, reqs, buffers, s);
     // Every rank has the same headers, so all fail these checks alike with nothing in flight:
-    // no abort, later collectives still work.
-    GRAFT_RETURN_IF_ERROR(CheckHeaders(buffers->headers, w.t->rank(), 0));
+    // no abort, later collectives still work (unless another collective shares the key).
+    bool mixed = false;
+    s = CheckHeaders(buffers->headers, w.t->rank(), 0, w.instance_key, &mixed);
+    if (!s.ok()) return mixed ? Fail(w, reqs, buffers, s) : s;
     s = Ring(w, in, *out, buffers->scratch, reqs);
     if (!s.ok()) return Fail(w, reqs, buffers, s);
     if (divide_) fns_.divide(out->raw_data(), out->num_elements(), w.t->size());
@@ -428,18 +453,21 @@ class CollectiveGatherKernel : public CollectiveKernel {
     auto buffers = std::make_shared<Buffers>();
     buffers->in = in;
     std::vector<Request> reqs;
-    GRAFT_RETURN_IF_ERROR(Header::Of(in, 0, &buffers->mine));
+    GRAFT_RETURN_IF_ERROR(Header::Of(in, kGather * kKindScale, &buffers->mine));
     const int p = w.t->size(), me = w.t->rank();
     // Every check after the headers are exchanged, so that every rank fails alike (with nothing
     // in flight: no abort).
     Status s = ExchangeHeaders(w, buffers->mine, &buffers->headers, reqs);
     if (!s.ok()) return Fail(w, reqs, buffers, s);
+    bool mixed = false;
+    s = CheckHeaders(buffers->headers, me, 1, w.instance_key, &mixed);
+    if (mixed) return Fail(w, reqs, buffers, s);
     for (int r = 0; r < p; ++r) {
       if (buffers->headers[static_cast<size_t>(r)].rank == 0) {
         return errors::InvalidArgument("rank ", r, "'s input is a scalar: it needs a dimension to gather along");
       }
     }
-    GRAFT_RETURN_IF_ERROR(CheckHeaders(buffers->headers, me, 1));
+    if (!s.ok()) return s;
     std::vector<int64_t> dims = in.dims();
     dims[0] = 0;
     std::vector<int64_t> starts;
@@ -487,7 +515,7 @@ class BcastSendKernel : public CollectiveKernel {
     };
     auto buffers = std::make_shared<Buffers>();
     buffers->in = in;
-    GRAFT_RETURN_IF_ERROR(Header::Of(in, 0, &buffers->header));
+    GRAFT_RETURN_IF_ERROR(Header::Of(in, kBcast * kKindScale, &buffers->header));
     std::vector<Request> reqs;
     Status s;
     for (int r = 0; r < w.t->size() && s.ok(); ++r) {
@@ -539,7 +567,11 @@ class BcastRecvKernel : public CollectiveKernel {
       const Header& h = buffers->header;
       const int root = reqs.back().source;
       Header expected;
-      s = Header::Of(*out, 0, &expected);
+      s = Header::Of(*out, kBcast * kKindScale, &expected);
+      if (s.ok() && h.extra != expected.extra) {
+        s = errors::InvalidArgument("rank ", root, " runs ", KindName(h.extra), " with instance_key ", w.instance_key,
+                                    " where this rank runs CollectiveBcastRecvV2");
+      }
       bool same = s.ok() && h.dtype == expected.dtype && h.rank == expected.rank;
       for (int64_t d = 0; same && d < h.rank; ++d) same = h.dims[d] == expected.dims[d];
       if (s.ok() && !same) {

@@ -3,7 +3,8 @@
  * and final op over sizes from empty to more than a chunk per rank, a gather of different
  * first dimensions, a broadcast, and the errors (a group_size that is not the job's, a bad
  * instance_key, ranks with different shapes or scalars to gather, after which the process's
- * collectives still work). */
+ * collectives still work; ranks running different collectives under one key, which aborts
+ * them). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +237,30 @@ static void test_shape_mismatch(void **state) {
   graft_graph_free(g);
 }
 
+/* Rank 0 runs a gather where the others run an all-reduce, under one instance_key: every rank
+ * fails naming both, and since the two exchange different messages, the process's collectives
+ * are aborted. Last, since it aborts them. */
+static void test_mixed_collectives_abort(void **state) {
+  (void)state;
+  graft_graph *g = NULL;
+  GT_OK(graft_graph_new(&g));
+  float data[4] = {1, 2, 3, 4};
+  graft_op *x = make_const_f32(g, "x", (const int64_t[]){4}, 1, data);
+  graft_op *op = NULL;
+  if (g_rank == 0) {
+    graft_op_desc *d = collective(g, "CollectiveGatherV2", "mixed", x, g_size, 12);
+    GT_OK(graft_op_desc_add_input_list(d, NULL, 0));
+    GT_OK(graft_op_desc_finish(&op, d));
+  } else {
+    op = all_reduce(g, x, g_size, 12, "Add", "Id");
+  }
+  graft_tensor *out = NULL;
+  GT_ERR(GRAFT_EINVAL, run1(g, op, &out), "with instance_key 12", "CollectiveGatherV2", "CollectiveReduceV2");
+  GT_ERR(GRAFT_EINVAL, run1(g, all_reduce(g, x, g_size, 13, "Add", "Id"), &out),
+         "collectives were aborted by an earlier failure");
+  graft_graph_free(g);
+}
+
 int main(void) {
   if (graft_distributed_rank(&g_rank) != GRAFT_OK || graft_distributed_size(&g_size) != GRAFT_OK) {
     fprintf(stderr, "test_collectives: %s\n", graft_error_last());
@@ -245,6 +270,7 @@ int main(void) {
       cmocka_unit_test(test_reduce_dtypes_and_sizes), cmocka_unit_test(test_reduce_merge_and_final_ops),
       cmocka_unit_test(test_gather),                  cmocka_unit_test(test_broadcast),
       cmocka_unit_test(test_key_errors),              cmocka_unit_test(test_shape_mismatch),
+      cmocka_unit_test(test_mixed_collectives_abort),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
   if (graft_distributed_finalize() != GRAFT_OK) {

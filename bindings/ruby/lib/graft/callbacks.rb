@@ -49,7 +49,6 @@ module Graft
     # break, return or throw out of the block (the return in the ensure clause does that).
     def guard
       done = false
-      Graft_swig.graft_ruby_callback_enter # the callback gate: see Graft.invoke
       message = begin
         yield
         done = true
@@ -62,7 +61,6 @@ module Graft
       end
       message
     ensure
-      Graft_swig.graft_ruby_callback_leave
       # rubocop:disable Lint/EnsureReturn
       return "graft: a Ruby callback left its block with break, return or throw" unless done
       # rubocop:enable Lint/EnsureReturn

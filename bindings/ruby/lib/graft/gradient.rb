@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "monitor"
+
 # bindings/ruby/lib/graft/gradient.rb: gradient functions from Ruby blocks (TensorFlow's
 # RegisterGradient / NoGradient), used by Graph#gradients.
 #

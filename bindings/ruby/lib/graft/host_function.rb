@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "monitor"
+
 # bindings/ruby/lib/graft/host_function.rb: host functions (tf.py_function) from Ruby blocks.
 #
 #   rev = Graft.host_function("reverse") { |inputs| Graft.tensor(inputs[0].to_a.reverse) }
