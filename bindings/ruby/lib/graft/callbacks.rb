@@ -27,12 +27,18 @@ module Graft
       Thread.current[:graft_callback_error] = nil
       yield
     rescue Error => e
+      reraise_with_cause(e)
+    end
+
+    # What Graft.invoke raises for the Graft::Error e of a call it made (the callers that do
+    # without its block, for speed, clear :graft_callback_error first and rescue into this).
+    def reraise_with_cause(error)
       original = Thread.current[:graft_callback_error]
       Thread.current[:graft_callback_error] = nil
-      raise unless original
+      raise error unless original
       raise original unless original.is_a?(StandardError)
 
-      raise e, e.message, e.backtrace, cause: original
+      raise error, error.message, error.backtrace, cause: original
     end
 
     # Records the exception a callback turned into its failure message.

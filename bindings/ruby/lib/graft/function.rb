@@ -50,8 +50,14 @@ module Graft
     # Values, or nil. context: the Context to call it on.
     def call(*args, context: nil)
       ctx = context || @context || Graft.current_context
-      values = Graft.invoke { @native.ruby_call_values(ctx, args) } # nil unless every argument is a Value
-      return Graft.unwrap(values) if values
+      # Graft.invoke's work without its block (the hot path): nil unless every argument is a Value
+      Thread.current[:graft_callback_error] = nil
+      values = begin
+        @native.ruby_call_values(ctx, args)
+      rescue Error => e
+        Graft.reraise_with_cause(e)
+      end
+      return values.size == 1 ? values.first : Graft.unwrap(values) if values
 
       list = Function.arg_list(ctx, args)
       Graft.unwrap(Graft.invoke { @native.call(ctx, list) }.to_a)
