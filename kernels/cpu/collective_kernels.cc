@@ -275,6 +275,16 @@ const char* KindName(int64_t extra) {
   }
 }
 
+// This rank's header for the exchange; an input of too many dimensions to describe goes as
+// rank -1, so that every rank fails alike (CheckHeaders) instead of the others timing out.
+void DescribeInput(const Tensor& in, int64_t extra, Header* out) {
+  if (!Header::Of(in, extra, out).ok()) {
+    *out = Header{};
+    out->extra = extra;
+    out->rank = -1;
+  }
+}
+
 // Checks that every rank has this rank's header (dims from `from` on). Ranks that run other
 // collectives under this instance_key set *mixed: their messages may still be in flight.
 Status CheckHeaders(const std::vector<Header>& all, int me, int from, int instance_key, bool* mixed) {
@@ -284,6 +294,12 @@ Status CheckHeaders(const std::vector<Header>& all, int me, int from, int instan
       *mixed = true;
       return errors::InvalidArgument("rank ", r, " runs ", KindName(all[r].extra), " with instance_key ",
                                      instance_key, " where rank ", me, " runs ", KindName(mine.extra));
+    }
+  }
+  for (size_t r = 0; r < all.size(); ++r) {
+    if (all[r].rank < 0) {
+      return errors::InvalidArgument("rank ", r, "'s input has more than ", Header::kMaxRank,
+                                     " dimensions, the most a collective takes");
     }
   }
   for (size_t r = 0; r < all.size(); ++r) {
@@ -343,8 +359,7 @@ class CollectiveReduceKernel : public CollectiveKernel {
     buffers->in = in;
     buffers->out = *out;
     std::vector<Request> reqs;
-    GRAFT_RETURN_IF_ERROR(
-        Header::Of(in, kReduce * kKindScale + static_cast<int64_t>(merge_) * 2 + (divide_ ? 1 : 0), &buffers->mine));
+    DescribeInput(in, kReduce * kKindScale + static_cast<int64_t>(merge_) * 2 + (divide_ ? 1 : 0), &buffers->mine);
     Status s = ExchangeHeaders(w, buffers->mine, &buffers->headers, reqs);
     if (!s.ok()) return Fail(w, reqs, buffers, s);
     // Every rank has the same headers, so all fail these checks alike with nothing in flight:
@@ -453,7 +468,7 @@ class CollectiveGatherKernel : public CollectiveKernel {
     auto buffers = std::make_shared<Buffers>();
     buffers->in = in;
     std::vector<Request> reqs;
-    GRAFT_RETURN_IF_ERROR(Header::Of(in, kGather * kKindScale, &buffers->mine));
+    DescribeInput(in, kGather * kKindScale, &buffers->mine);
     const int p = w.t->size(), me = w.t->rank();
     // Every check after the headers are exchanged, so that every rank fails alike (with nothing
     // in flight: no abort).
