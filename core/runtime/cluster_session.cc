@@ -28,15 +28,6 @@ enum Kind : int64_t { kRun = 1, kAbort = 2, kShutdown = 3, kDone = 4 };
 constexpr int kToServerTag = 0;
 constexpr int kToClientTag = 1;
 
-double TimeoutSeconds() {
-  if (const char* env = std::getenv("GRAFT_COLLECTIVE_TIMEOUT"); env != nullptr && *env != '\0') {
-    char* end = nullptr;
-    double v = std::strtod(env, &end);
-    if (end != env && v > 0 && std::isfinite(v)) return v;
-  }
-  return 300;
-}
-
 int64_t DeadlineAfter(double seconds) { return RunControl::PreciseNowNs() + static_cast<int64_t>(seconds * 1e9); }
 
 // Posts and waits for a header and its payload (a short message: done at once in practice).
@@ -187,7 +178,7 @@ ClusterSession::ClusterSession(std::shared_ptr<const Graph> graph, const Cluster
       spec_(spec),
       transport_(transport),
       rank_(rank),
-      timeout_s_(TimeoutSeconds()),
+      timeout_s_(CollectiveTimeoutSeconds()),
       local_graph_(std::make_shared<Graph>()) {}
 
 ClusterSession::~ClusterSession() {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <thread>
@@ -147,6 +149,10 @@ Status CollectiveTransport::Drain(int peer, int tag, size_t bytes, const WaitOpt
 Status CollectiveTransport::RecvTensor(int peer, int tag, int64_t step, const WaitOptions& options,
                                        const std::function<Status(const TensorHeader&, Tensor*)>& allocate,
                                        Tensor* out) {
+  auto gone_on = [&](int64_t later) {
+    return errors::Cancelled("rank ", peer, " has gone on to run ", later, " (", options.what, "): run ", step,
+                             "'s tensor will not come");
+  };
   WaitOptions header_wait = options;
   header_wait.allow_truncated = true;  // a stray body piece, dropped below
   // What an earlier call took for this run (a later run's tensor) comes first.
@@ -168,8 +174,7 @@ Status CollectiveTransport::RecvTensor(int peer, int tag, int64_t step, const Wa
         return Status::Ok();
       }
     } else if (it != ahead_.end()) {
-      return errors::Cancelled("rank ", peer, " has gone on to run ", it->second.header.step, " (", options.what,
-                             "): run ", step, "'s tensor will not come");
+      return gone_on(it->second.header.step);
     }
   }
   while (true) {
@@ -225,12 +230,20 @@ Status CollectiveTransport::RecvTensor(int peer, int tag, int64_t step, const Wa
     if (later) {
       std::lock_guard<std::mutex> lock(mu_);
       ahead_[{peer, tag}] = Ahead{h, std::move(t)};
-      return errors::Cancelled("rank ", peer, " has gone on to run ", h.step, " (", options.what, "): run ", step,
-                             "'s tensor will not come");
+      return gone_on(h.step);
     }
     *out = std::move(t);
     return Status::Ok();
   }
+}
+
+double CollectiveTimeoutSeconds() {
+  if (const char* env = std::getenv("GRAFT_COLLECTIVE_TIMEOUT"); env != nullptr && *env != '\0') {
+    char* end = nullptr;
+    const double v = std::strtod(env, &end);
+    if (end != env && v > 0 && std::isfinite(v)) return v;
+  }
+  return 300;
 }
 
 Status TensorHeader::Of(const Tensor& t, int64_t extra, TensorHeader* out) {

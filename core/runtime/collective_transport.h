@@ -172,6 +172,11 @@ struct ClusterRun {
   std::vector<std::shared_ptr<void>> buffers;
 };
 
+// How long collectives and a cluster session's runs wait when nothing else says:
+// $GRAFT_COLLECTIVE_TIMEOUT seconds, else 300 s (long enough for any all-reduce, short enough
+// that a job whose peer died does not wait forever).
+double CollectiveTimeoutSeconds();
+
 // The tag of the messages of the edge from output `index` of the node with id `node_id` (or
 // its control edge) to rank `dst`: the same on every process of a job whose processes built
 // the same graph. Fails naming the limit when the edge does not fit in MPI's 31 bits of tag:

@@ -26,19 +26,6 @@ namespace {
 
 using Request = CollectiveTransport::Request;
 
-// The wait of a collective when neither the op nor the host set one: long enough for any
-// all-reduce, short enough that a job whose peer died does not wait forever.
-constexpr double kDefaultTimeoutSeconds = 300;
-
-double DefaultTimeoutSeconds() {
-  if (const char* env = std::getenv("GRAFT_COLLECTIVE_TIMEOUT"); env != nullptr && *env != '\0') {
-    char* end = nullptr;
-    double v = std::strtod(env, &end);
-    if (end != env && v > 0 && std::isfinite(v)) return v;
-  }
-  return kDefaultTimeoutSeconds;
-}
-
 // What a collective waits under: its deadline, the run's cancellation, and what to call the
 // instance in messages.
 struct Wait {
@@ -214,7 +201,7 @@ class CollectiveKernel : public OpKernel {
     if (!(timeout >= 0) || !std::isfinite(timeout)) {
       return errors::InvalidArgument("timeout_seconds must be >= 0, not ", timeout);
     }
-    timeout_s_ = timeout > 0 ? timeout : DefaultTimeoutSeconds();
+    timeout_s_ = timeout > 0 ? timeout : CollectiveTimeoutSeconds();
     return Status::Ok();
   }
 
@@ -258,7 +245,7 @@ class CollectiveKernel : public OpKernel {
   }
 
  private:
-  double timeout_s_ = kDefaultTimeoutSeconds;
+  double timeout_s_ = 0;  // set by InitCommon
 };
 
 // Every rank's header must match this one's (dims from dimension `from` on).
@@ -285,8 +272,9 @@ void DescribeInput(const Tensor& in, int64_t extra, Header* out) {
   }
 }
 
-// Checks that every rank has this rank's header (dims from `from` on). Ranks that run other
-// collectives under this instance_key set *mixed: their messages may still be in flight.
+// Checks that every rank has this rank's header (dims from `from` on, which each must have).
+// Ranks that run other collectives under this instance_key set *mixed: their messages may
+// still be in flight.
 Status CheckHeaders(const std::vector<Header>& all, int me, int from, int instance_key, bool* mixed) {
   const Header& mine = all[static_cast<size_t>(me)];
   for (size_t r = 0; r < all.size(); ++r) {
@@ -300,6 +288,11 @@ Status CheckHeaders(const std::vector<Header>& all, int me, int from, int instan
     if (all[r].rank < 0) {
       return errors::InvalidArgument("rank ", r, "'s input has more than ", Header::kMaxRank,
                                      " dimensions, the most a collective takes");
+    }
+  }
+  for (size_t r = 0; r < all.size() && from > 0; ++r) {  // a gather (from 1) needs dimension 0
+    if (all[r].rank < from) {
+      return errors::InvalidArgument("rank ", r, "'s input is a scalar: it needs a dimension to gather along");
     }
   }
   for (size_t r = 0; r < all.size(); ++r) {
@@ -476,13 +469,7 @@ class CollectiveGatherKernel : public CollectiveKernel {
     if (!s.ok()) return Fail(w, reqs, buffers, s);
     bool mixed = false;
     s = CheckHeaders(buffers->headers, me, 1, w.instance_key, &mixed);
-    if (mixed) return Fail(w, reqs, buffers, s);
-    for (int r = 0; r < p; ++r) {
-      if (buffers->headers[static_cast<size_t>(r)].rank == 0) {
-        return errors::InvalidArgument("rank ", r, "'s input is a scalar: it needs a dimension to gather along");
-      }
-    }
-    if (!s.ok()) return s;
+    if (!s.ok()) return mixed ? Fail(w, reqs, buffers, s) : s;
     std::vector<int64_t> dims = in.dims();
     dims[0] = 0;
     std::vector<int64_t> starts;
@@ -684,7 +671,7 @@ class GraftRecvKernel : public EdgeKernel {
     const RunControl* control = ctx.run_control();
     CollectiveTransport::WaitOptions options;
     options.cancellation = control->cancellation;
-    options.timeout_s = DefaultTimeoutSeconds();
+    options.timeout_s = CollectiveTimeoutSeconds();
     options.deadline_ns = std::min(control->deadline_ns,
                                    RunControl::PreciseNowNs() + static_cast<int64_t>(options.timeout_s * 1e9));
     options.what = StrCat("'", tensor_name_, "' of run ", run->step_id);
