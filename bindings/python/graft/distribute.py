@@ -26,7 +26,6 @@ from graft import graft_swig as _c
 from graft import dtypes as _dtypes
 from graft import nest as _nest
 from graft.framework import apply_op, convert_to_tensor
-from graft.indexed_slices import IndexedSlices
 
 __all__ = ["init", "rank", "size", "barrier", "finalize", "all_reduce", "all_gather", "broadcast",
            "broadcast_variables", "DistributedGradientTape"]
@@ -114,16 +113,6 @@ def _reduce_one(value, op, timeout, name):
                     name=name or "CollectiveReduceV2")[0]
 
 
-def _static_elements(t):
-    shape = t.shape
-    if shape.rank is None or any(d is None for d in shape.as_list()):
-        return None
-    n = 1
-    for d in shape.as_list():
-        n *= d
-    return n
-
-
 def all_reduce(values, op="sum", bucket_bytes=DEFAULT_BUCKET_BYTES, timeout=0, name=None):
     """The elementwise op ("sum", "mean", "min", "max" or "prod") of every rank's values: a tensor,
     or a structure of them (lists, tuples, dicts; IndexedSlices are made dense), given back in the
@@ -133,12 +122,12 @@ def all_reduce(values, op="sum", bucket_bytes=DEFAULT_BUCKET_BYTES, timeout=0, n
     if op not in _OPS:
         raise ValueError("op must be one of %s, got %r" % (", ".join(sorted(_OPS)), op))
     flat = _nest.flatten(values)
-    tensors = [convert_to_tensor(v) if not isinstance(v, IndexedSlices) else convert_to_tensor(v) for v in flat]
+    tensors = [convert_to_tensor(v) for v in flat]  # IndexedSlices made dense
     out = [None] * len(tensors)
     # Buckets: consecutive tensors of one dtype with static shapes, up to bucket_bytes.
     buckets = []
     for i, t in enumerate(tensors):
-        n = _static_elements(t)
+        n = t.shape.num_elements()  # None unless the shape is known
         nbytes = None if n is None else n * t.dtype.size
         if nbytes is None or nbytes >= bucket_bytes:
             out[i] = _reduce_one(t, op, timeout, name)
@@ -180,12 +169,11 @@ def broadcast(value, root=0, timeout=0, name=None):
     if rank() == root:
         return apply_op("CollectiveBcastSendV2", [value] + keys, {"timeout_seconds": float(timeout)},
                         name=name or "CollectiveBcastSendV2")[0]
-    shape = value.shape.as_list() if value.shape.rank is not None else None
-    if shape is None or any(d is None for d in shape):
+    if value.shape.is_fully_defined():
+        shape_t = convert_to_tensor(value.shape.as_list(), dtype=_dtypes.int32)
+    else:
         from graft import ops as _ops
         shape_t = _ops.shape(value)
-    else:
-        shape_t = convert_to_tensor(shape, dtype=_dtypes.int32)
     return apply_op("CollectiveBcastRecvV2", keys + [shape_t],
                     {"T": value.dtype, "timeout_seconds": float(timeout)}, name=name or "CollectiveBcastRecvV2")[0]
 
