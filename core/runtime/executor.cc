@@ -313,6 +313,7 @@ Status Executor::Create(const Graph& graph, const std::vector<Output>& feeds, co
       GRAFT_RETURN_IF_ERROR(kernels.Find(n, s.device->type(), &factory));
     }
     GRAFT_RETURN_IF_ERROR(factory(n, &s.kernel).WithContext(Where(n)));
+    exe->uses_all_cores_ = exe->uses_all_cores_ || s.kernel->UsesAllCores();
   }
   // Where values live, and which inputs cross devices.
   exe->slot_device_.assign(static_cast<size_t>(slot), devices.cpu());
@@ -617,7 +618,10 @@ Status Executor::Run(const std::vector<Tensor>& feed_values, ResourceMgr* resour
     }
     slots[static_cast<size_t>(feed_slots_[i])] = v;
   }
-  bool parallel = pool != nullptr && pool->size() > 0 && steps_.size() > 16 && !chain_like_;
+  // A plan with a kernel that brings its own threads (OpKernel::UsesAllCores) runs its steps
+  // one at a time: that kernel has the cores to itself, and the others, run beside those
+  // threads (which spin a while after each call), would only slow it down.
+  bool parallel = pool != nullptr && pool->size() > 0 && steps_.size() > 16 && !chain_like_ && !uses_all_cores_;
   if (has_control_flow_) {
     GRAFT_RETURN_IF_ERROR(frames_->Run(slots, resources, pool, stats, control));
   } else {

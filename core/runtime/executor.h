@@ -113,6 +113,7 @@ class Executor {
   mutable std::map<std::pair<int, const Device*>, Tensor> const_copies_;
   bool has_control_flow_ = false;      // runs on the frame engine
   bool chain_like_ = false;            // nearly every step on one path: always run sequentially
+  bool uses_all_cores_ = false;        // some kernel's UsesAllCores: always run sequentially
   std::unique_ptr<FrameExecutor> frames_;  // the frame engine, when has_control_flow_
   int64_t const_bytes_ = 0;            // bytes of the constants the run reads
 };

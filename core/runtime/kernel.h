@@ -75,6 +75,10 @@ class OpKernel {
   const Node& node() const { return *node_; }
   // Cheap kernels run on the thread that made them ready instead of being handed off.
   virtual bool IsCheap() const { return false; }
+  // The kernel spreads one call over every core with threads of its own (a multithreaded BLAS
+  // call, whose threads are not Graft's): the executor runs a plan with such a kernel one step
+  // at a time, since steps run beside those threads only take cores from them.
+  virtual bool UsesAllCores() const { return false; }
   // Input i is read on the host whatever device the kernel runs on (TensorFlow's HostMemory):
   // the small inputs that shape a result (a reshape's sizes, axes, a slice's begin). The
   // executor and eager execution leave such an input in host memory instead of copying it to

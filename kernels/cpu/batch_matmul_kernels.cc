@@ -56,6 +56,18 @@ template <typename T>
 class BatchMatMulKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
+  bool UsesAllCores() const override {
+    if constexpr (!kBlasType<T>) {
+      return false;
+    } else {
+      // One product per batch element, of the sizes shape inference knows.
+      const PartialShape& x = InputShape(node(), 0);
+      const PartialShape& c = node().output_shape(0);
+      const int xr = x.rank(), cr = c.rank();
+      const int64_t k = xr >= 2 ? x.dim(xr - (adj_x_ ? 2 : 1)) : -1;
+      return cr >= 2 ? BlasUsesThreads(c.dim(cr - 2), c.dim(cr - 1), k) : BlasUsesThreads(-1, -1, -1);
+    }
+  }
   Status Init() {
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "adj_x", &adj_x_));
     return GetAttr(node(), "adj_y", &adj_y_);

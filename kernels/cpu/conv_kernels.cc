@@ -384,6 +384,13 @@ class BiasAddGradKernel : public OpKernel {
     T* po = out->data<T>();
     std::fill(po, po + c, T(0));
     const T* pg = g.data<T>();
+    if (inner == 1) {  // channels last: add whole rows (a loop that vectorizes)
+      for (int64_t o = 0; o < outer; ++o) {
+        const T* row = pg + o * c;
+        for (int64_t ch = 0; ch < c; ++ch) po[ch] += row[ch];
+      }
+      return Status::Ok();
+    }
     for (int64_t o = 0; o < outer; ++o) {
       for (int64_t ch = 0; ch < c; ++ch) {
         const T* src = pg + (o * c + ch) * inner;

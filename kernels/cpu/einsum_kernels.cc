@@ -140,6 +140,9 @@ template <typename T>
 class EinsumKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
+  bool UsesAllCores() const override {
+    return (std::is_same_v<T, float> || std::is_same_v<T, double>) && BlasUsesThreads(-1, -1, -1);
+  }
   Status Init() {
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "equation", &equation_));
     return ParseEinsumEquation(equation_, node().num_inputs(), &eq_);

@@ -1,6 +1,14 @@
 #include "kernels/cpu/kernel_util.h"
 
+#include <cblas.h>
+
 namespace graft::cpu {
+
+bool BlasUsesThreads(int64_t m, int64_t n, int64_t k) {
+  if (openblas_get_num_threads() <= 1) return false;
+  if (m < 0 || n < 0 || k < 0) return true;
+  return static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) > 262144.0;
+}
 
 std::string ShapeText(const std::vector<int64_t>& dims) {
   std::string s = "[";

@@ -92,6 +92,35 @@ struct Broadcast {
 Status MakeBroadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b, Broadcast* out);
 std::string ShapeText(const std::vector<int64_t>& dims);
 
+// GRAFT_CPU_CLONES before a function compiles it also for AVX-512 and for AVX2 with FMA, one
+// chosen when the library loads by what the CPU has (target_clones; the rest of the library is
+// built for the x86-64 baseline), for the few hot loops that gain from wider vectors. flatten:
+// the loops it calls are inlined into each clone, not called in their baseline build. Empty
+// under the sanitizers (the clone is picked by an ifunc resolver that runs while the library is
+// relocated, before their runtime is up: a TSan build crashes there), with clang, and without
+// glibc (musl has no ifunc).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__) && \
+    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+#define GRAFT_CPU_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), flatten))
+#else
+#define GRAFT_CPU_CLONES
+#endif
+
+// Whether one OpenBLAS product of m x k by k x n runs on more than one thread of OpenBLAS's own:
+// its thread count is above one (read when a plan is made) and the product is not one that
+// OpenBLAS runs on the calling thread (under about 2^18 multiply-adds). A dimension below zero
+// is unknown (the product may be large). A kernel whose work is such a product says so through
+// OpKernel::UsesAllCores.
+bool BlasUsesThreads(int64_t m, int64_t n, int64_t k);
+// The shape that shape inference gave a node's input i.
+inline const PartialShape& InputShape(const Node& node, int i) {
+  const Output& in = node.input(i);
+  return in.node->output_shape(in.index);
+}
+template <typename T>
+inline constexpr bool kBlasType = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                  std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
+
 // Applies f to every element pair of a and b (broadcast), writing out. bc.out_elements must
 // be > 0; idx is scratch for one counter per output dim. The elementwise engine's general case
 // (elementwise.h).

@@ -55,6 +55,17 @@ template <typename T>
 class MatMulKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
+  bool UsesAllCores() const override {
+    if constexpr (!kBlasType<T>) {
+      return false;
+    } else {
+      // The product's sizes as far as shape inference knows them.
+      const PartialShape& a = InputShape(node(), 0);
+      const PartialShape& c = node().output_shape(0);
+      const int64_t k = a.rank() == 2 ? a.dim(ta_ ? 0 : 1) : -1;
+      return c.rank() == 2 ? BlasUsesThreads(c.dim(0), c.dim(1), k) : BlasUsesThreads(-1, -1, -1);
+    }
+  }
   Status Init() {
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "transpose_a", &ta_));
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "transpose_b", &tb_));

@@ -23,6 +23,7 @@
 #include <mutex>
 #include <random>
 
+#include "core/runtime/parallel_for.h"
 #include "core/runtime/resource_mgr.h"
 #include "kernels/cpu/data_movement.h"
 #include "kernels/cpu/kernel_util.h"
@@ -76,6 +77,39 @@ class ApplyGradientDescentKernel : public OpKernel {
   }
 };
 
+// Elements per share of a dense update split over the intra-op threads (a few tens of
+// microseconds of work each: smaller variables stay on the calling thread).
+constexpr int64_t kUpdateGrain = int64_t{1} << 15;
+
+// Adam's update of n elements in one pass over the four arrays; the variable and its slots are
+// distinct buffers (the kernel holds them writable under their locks) and the gradient is read
+// only, so the loop has no aliasing and no branch and vectorizes (sqrt included).
+template <typename T, bool kNesterov>
+void AdamUpdate(T* __restrict w, T* __restrict m, T* __restrict v, const T* __restrict g, int64_t n, T lr_t, T beta1,
+                T beta2, T epsilon) {
+  const T one_minus_b1 = T(1) - beta1, one_minus_b2 = T(1) - beta2;
+  for (int64_t i = 0; i < n; ++i) {
+    const T gi = g[i];
+    const T mi = m[i] + (gi - m[i]) * one_minus_b1;
+    const T vi = v[i] + (gi * gi - v[i]) * one_minus_b2;
+    m[i] = mi;
+    v[i] = vi;
+    const T step = kNesterov ? gi * one_minus_b1 + beta1 * mi : mi;
+    w[i] -= (step * lr_t) / (std::sqrt(vi) + epsilon);
+  }
+}
+
+// The float loop in AVX-512 and AVX2 too (its square roots and divisions are most of its time).
+GRAFT_CPU_CLONES
+void AdamUpdateF32(bool nesterov, float* w, float* m, float* v, const float* g, int64_t n, float lr_t, float beta1,
+                   float beta2, float epsilon) {
+  if (nesterov) {
+    AdamUpdate<float, true>(w, m, v, g, n, lr_t, beta1, beta2, epsilon);
+  } else {
+    AdamUpdate<float, false>(w, m, v, g, n, lr_t, beta1, beta2, epsilon);
+  }
+}
+
 // ApplyAdam / ResourceApplyAdam, TensorFlow's update:
 //   lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power)
 //   m += (grad - m) * (1 - beta1);  v += (grad^2 - v) * (1 - beta2)
@@ -83,24 +117,6 @@ class ApplyGradientDescentKernel : public OpKernel {
 //   var -= lr_t * (grad * (1 - beta1) + beta1 * m) / (sqrt(v) + epsilon).
 template <typename T, bool Ref>
 class ApplyAdamKernel : public OpKernel {
-  // One pass over the four arrays; the variable and its slots are distinct buffers (the kernel
-  // holds them writable under their locks) and the gradient is read only, so the loop has no
-  // aliasing and no branch and vectorizes (sqrt included).
-  template <bool kNesterov>
-  static void AdamUpdate(T* __restrict w, T* __restrict m, T* __restrict v, const T* __restrict g, int64_t n, T lr_t,
-                         T beta1, T beta2, T epsilon) {
-    const T one_minus_b1 = T(1) - beta1, one_minus_b2 = T(1) - beta2;
-    for (int64_t i = 0; i < n; ++i) {
-      const T gi = g[i];
-      const T mi = m[i] + (gi - m[i]) * one_minus_b1;
-      const T vi = v[i] + (gi * gi - v[i]) * one_minus_b2;
-      m[i] = mi;
-      v[i] = vi;
-      const T step = kNesterov ? gi * one_minus_b1 + beta1 * mi : mi;
-      w[i] -= (step * lr_t) / (std::sqrt(vi) + epsilon);
-    }
-  }
-
  public:
   using OpKernel::OpKernel;
   Status Init() { return GetAttr(node(), "use_nesterov", &nesterov_); }
@@ -125,14 +141,20 @@ class ApplyAdamKernel : public OpKernel {
       Tensor* values[3];
       for (int i = 0; i < 3; ++i) GRAFT_RETURN_IF_ERROR(WritableValue(*vars[i], &values[i]));
       const T lr_t = lr * std::sqrt(T(1) - beta2_power) / (T(1) - beta1_power);
-      const int64_t n = values[0]->num_elements();
-      if (nesterov_) {
-        AdamUpdate<true>(values[0]->data<T>(), values[1]->data<T>(), values[2]->data<T>(), grad.data<T>(), n, lr_t,
-                         beta1, beta2, epsilon);
-      } else {
-        AdamUpdate<false>(values[0]->data<T>(), values[1]->data<T>(), values[2]->data<T>(), grad.data<T>(), n, lr_t,
-                          beta1, beta2, epsilon);
-      }
+      T* w = values[0]->data<T>();
+      T* m = values[1]->data<T>();
+      T* v = values[2]->data<T>();
+      const T* g = grad.data<T>();
+      // Elements are independent: a large variable's update is split over the intra-op threads.
+      ParallelFor(values[0]->num_elements(), kUpdateGrain, [&](int64_t b, int64_t e) {
+        if constexpr (std::is_same_v<T, float>) {
+          AdamUpdateF32(nesterov_, w + b, m + b, v + b, g + b, e - b, lr_t, beta1, beta2, epsilon);
+        } else if (nesterov_) {
+          AdamUpdate<T, true>(w + b, m + b, v + b, g + b, e - b, lr_t, beta1, beta2, epsilon);
+        } else {
+          AdamUpdate<T, false>(w + b, m + b, v + b, g + b, e - b, lr_t, beta1, beta2, epsilon);
+        }
+      });
     }
     if constexpr (Ref) ctx.SetOutput(0, ctx.input(0));
     return Status::Ok();
@@ -260,8 +282,9 @@ class SlotUpdateKernel : public OpKernel {
         }
       }
     } else {
-      const int64_t n = values[0]->num_elements();
-      for (int64_t i = 0; i < n; ++i) F::Update(w + i, slots, i, s, g[i], nesterov);
+      ParallelFor(values[0]->num_elements(), kUpdateGrain, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) F::Update(w + i, slots, i, s, g[i], nesterov);
+      });
     }
   }
 
