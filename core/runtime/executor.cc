@@ -623,7 +623,7 @@ Status Executor::Run(const std::vector<Tensor>& feed_values, ResourceMgr* resour
   // threads (which spin a while after each call), would only slow it down.
   bool parallel = pool != nullptr && pool->size() > 0 && steps_.size() > 16 && !chain_like_ && !uses_all_cores_;
   if (has_control_flow_) {
-    GRAFT_RETURN_IF_ERROR(frames_->Run(slots, resources, pool, stats, control));
+    GRAFT_RETURN_IF_ERROR(frames_->Run(slots, resources, uses_all_cores_ ? nullptr : pool, stats, control));
   } else {
     GRAFT_RETURN_IF_ERROR(parallel ? RunParallel(slots, resources, pool, stats, control)
                                    : RunSequential(slots, resources, stats, control));

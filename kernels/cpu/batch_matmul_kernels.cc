@@ -60,12 +60,15 @@ class BatchMatMulKernel : public OpKernel {
     if constexpr (!kBlasType<T>) {
       return false;
     } else {
-      // One product per batch element, of the sizes shape inference knows.
+      // One product per batch element: the largest is m * n * k of the sizes shape inference
+      // knows (unknown sizes count as 1).
       const PartialShape& x = InputShape(node(), 0);
       const PartialShape& c = node().output_shape(0);
       const int xr = x.rank(), cr = c.rank();
       const int64_t k = xr >= 2 ? x.dim(xr - (adj_x_ ? 2 : 1)) : -1;
-      return cr >= 2 ? BlasUsesThreads(c.dim(cr - 2), c.dim(cr - 1), k) : BlasUsesThreads(-1, -1, -1);
+      if (cr < 2) return false;
+      auto known = [](int64_t d) { return d < 0 ? 1.0 : static_cast<double>(d); };
+      return BlasUsesThreads(known(c.dim(cr - 2)) * known(c.dim(cr - 1)) * known(k));
     }
   }
   Status Init() {

@@ -141,7 +141,13 @@ class EinsumKernel : public OpKernel {
  public:
   using OpKernel::OpKernel;
   bool UsesAllCores() const override {
-    return (std::is_same_v<T, float> || std::is_same_v<T, double>) && BlasUsesThreads(-1, -1, -1);
+    // Only a product of two operands calls BLAS (one operand is a transpose or a sum): at least
+    // one multiply-add per output element, as far as shape inference knows them.
+    if constexpr (!std::is_same_v<T, float> && !std::is_same_v<T, double>) {
+      return false;
+    } else {
+      return node().num_inputs() == 2 && BlasUsesThreads(KnownElements(node().output_shape(0)));
+    }
   }
   Status Init() {
     GRAFT_RETURN_IF_ERROR(GetAttr(node(), "equation", &equation_));

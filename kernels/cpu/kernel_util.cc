@@ -2,12 +2,21 @@
 
 #include <cblas.h>
 
+#include <thread>
+
 namespace graft::cpu {
 
-bool BlasUsesThreads(int64_t m, int64_t n, int64_t k) {
-  if (openblas_get_num_threads() <= 1) return false;
-  if (m < 0 || n < 0 || k < 0) return true;
-  return static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) > 262144.0;
+bool BlasUsesThreads(double multiply_adds) {
+  static const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = openblas_get_num_threads();
+  return threads > 1 && threads >= cores && multiply_adds > 262144.0;
+}
+
+double KnownElements(const PartialShape& shape) {
+  double n = 1;
+  if (!shape.known_rank()) return n;
+  for (int64_t d : shape.dims()) n *= d < 0 ? 1.0 : static_cast<double>(d);
+  return n;
 }
 
 std::string ShapeText(const std::vector<int64_t>& dims) {

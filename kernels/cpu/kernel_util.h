@@ -94,7 +94,9 @@ std::string ShapeText(const std::vector<int64_t>& dims);
 
 // GRAFT_CPU_CLONES before a function compiles it also for AVX-512 and for AVX2 with FMA, one
 // chosen when the library loads by what the CPU has (target_clones; the rest of the library is
-// built for the x86-64 baseline), for the few hot loops that gain from wider vectors. flatten:
+// built for the x86-64 baseline), for the few hot loops that gain from wider vectors. The
+// wider builds fuse multiplies and adds, so results can differ from the baseline build's in
+// the last bit (well inside TensorFlow's float32 tolerances). flatten:
 // the loops it calls are inlined into each clone, not called in their baseline build. Empty
 // under the sanitizers (the clone is picked by an ifunc resolver that runs while the library is
 // relocated, before their runtime is up: a TSan build crashes there), with clang, and without
@@ -106,12 +108,16 @@ std::string ShapeText(const std::vector<int64_t>& dims);
 #define GRAFT_CPU_CLONES
 #endif
 
-// Whether one OpenBLAS product of m x k by k x n runs on more than one thread of OpenBLAS's own:
-// its thread count is above one (read when a plan is made) and the product is not one that
-// OpenBLAS runs on the calling thread (under about 2^18 multiply-adds). A dimension below zero
-// is unknown (the product may be large). A kernel whose work is such a product says so through
-// OpKernel::UsesAllCores.
-bool BlasUsesThreads(int64_t m, int64_t n, int64_t k);
+// Whether OpenBLAS runs a product of at least this many multiply-adds over every core with
+// threads of its own: its thread count is above one and at least the machine's hardware
+// threads (read when a plan is made), and the product is not one it runs on the calling thread
+// (2^18 multiply-adds or fewer). Callers pass a lower bound from shape inference (an unknown
+// dimension counts as 1), so a plan is only made sequential for products known to be large. A
+// kernel whose work is such a product says so through OpKernel::UsesAllCores.
+bool BlasUsesThreads(double multiply_adds);
+// The number of elements of a shape with its unknown dimensions counted as 1 (a lower bound;
+// 1 for an unknown rank).
+double KnownElements(const PartialShape& shape);
 // The shape that shape inference gave a node's input i.
 inline const PartialShape& InputShape(const Node& node, int i) {
   const Output& in = node.input(i);

@@ -59,11 +59,10 @@ class MatMulKernel : public OpKernel {
     if constexpr (!kBlasType<T>) {
       return false;
     } else {
-      // The product's sizes as far as shape inference knows them.
+      // m * n * k as far as shape inference knows them (unknown sizes count as 1).
       const PartialShape& a = InputShape(node(), 0);
-      const PartialShape& c = node().output_shape(0);
-      const int64_t k = a.rank() == 2 ? a.dim(ta_ ? 0 : 1) : -1;
-      return c.rank() == 2 ? BlasUsesThreads(c.dim(0), c.dim(1), k) : BlasUsesThreads(-1, -1, -1);
+      const double k = a.rank() == 2 && a.dim(ta_ ? 0 : 1) >= 0 ? static_cast<double>(a.dim(ta_ ? 0 : 1)) : 1.0;
+      return BlasUsesThreads(KnownElements(node().output_shape(0)) * k);
     }
   }
   Status Init() {

@@ -208,6 +208,64 @@ static void test_apply_adam(void **state) {
   check_adam(1, 1, *state);
 }
 
+/* ResourceApplyMomentum (a slot-variable update, split like Adam's) on the same large float32
+ * variable: two steps of accum = accum * momentum + g; var -= lr * accum. */
+static void test_apply_momentum_large_float(void **state) {
+  graft_graph *g = *state;
+  enum { kN = 100003 };
+  const int64_t dims[1] = {kN};
+  float *start = malloc(kN * sizeof(float)), *grad = malloc(kN * sizeof(float)), *zeros = calloc(kN, sizeof(float));
+  double *w = malloc(kN * sizeof(double)), *acc = calloc(kN, sizeof(double));
+  assert_true(start && grad && zeros && w && acc);
+  for (int i = 0; i < kN; ++i) {
+    w[i] = start[i] = (float)((i % 1013) - 506) / 100.0f;
+    grad[i] = (float)((i * 7919) % 2003 - 1001) / 997.0f;
+  }
+  graft_op *var = res_var(g, "mvar", GRAFT_FLOAT32, dims, 1), *accum = res_var(g, "maccum", GRAFT_FLOAT32, dims, 1);
+  graft_op *inits[2] = {res_op(g, "AssignVariableOp", "mvar/init", var, konst(g, "mvar/value", GRAFT_FLOAT32, dims, 1, start),
+                               GRAFT_FLOAT32),
+                        res_op(g, "AssignVariableOp", "maccum/init", accum,
+                               konst(g, "maccum/value", GRAFT_FLOAT32, dims, 1, zeros), GRAFT_FLOAT32)};
+  graft_op *reads[2] = {res_op(g, "ReadVariableOp", "mvar/read", var, NULL, GRAFT_FLOAT32),
+                        res_op(g, "ReadVariableOp", "maccum/read", accum, NULL, GRAFT_FLOAT32)};
+  const float lr = 0.05f, momentum = 0.9f;
+  graft_op_desc *d = desc(g, "ResourceApplyMomentum", "momentum");
+  in(d, var);
+  in(d, accum);
+  in(d, konst(g, "mlr", GRAFT_FLOAT32, SCALAR, &lr));
+  in(d, konst(g, "mgrad", GRAFT_FLOAT32, dims, 1, grad));
+  in(d, konst(g, "mmomentum", GRAFT_FLOAT32, SCALAR, &momentum));
+  graft_op *apply = fin(d);
+  graft_session *s = NULL;
+  GT_OK(graft_session_new(&s, g, NULL));
+  GT_OK(graft_session_run(NULL, s, NULL, NULL, 0, NULL, 0, inits, 2));
+  for (int step = 0; step < 2; ++step) {
+    session_run_target(s, apply);
+    for (int i = 0; i < kN; ++i) {
+      acc[i] = acc[i] * (double)momentum + grad[i];
+      w[i] -= (double)lr * acc[i];
+    }
+    const double *want[2] = {w, acc};
+    for (int k = 0; k < 2; ++k) {
+      graft_tensor *t = session_fetch(s, reads[k]);
+      const float *got = graft_tensor_data(t);
+      for (int i = 0; i < kN; ++i) {
+        if (!(fabs(got[i] - want[k][i]) <= 1e-5 * fmax(1, fabs(want[k][i])))) {
+          print_error("step %d variable %d element %d: %.9g, expected %.9g\n", step, k, i, (double)got[i], want[k][i]);
+          fail();
+        }
+      }
+      graft_tensor_free(t);
+    }
+  }
+  graft_session_free(s);
+  free(start);
+  free(grad);
+  free(zeros);
+  free(w);
+  free(acc);
+}
+
 /* ---- Updates with slot variables ------------------------------------------------------------ */
 
 /* One slot-variable update op: var [1, 2] and its slots (starting at slot0), the inputs after
@@ -385,7 +443,9 @@ static void test_apply_adam_large_float(void **state) {
         graft_tensor *t = session_fetch(s, reads[k]);
         const float *got = graft_tensor_data(t);
         for (int i = 0; i < kN; ++i) {
-          if (!(fabs(got[i] - want[k][i]) <= 1e-5 * fmax(1, fabs(want[k][i])))) {
+          /* w: 1e-5 of its size (at least 1e-5); m and v (v ~ 1e-3 g^2): 1e-5 relative. */
+          const double tol = k == 0 ? 1e-5 * fmax(1, fabs(want[k][i])) : 1e-5 * fabs(want[k][i]) + 1e-12;
+          if (!(fabs(got[i] - want[k][i]) <= tol)) {
             print_error("nesterov %d step %d variable %d element %d: %.9g, expected %.9g\n", nesterov, step, k, i,
                         (double)got[i], want[k][i]);
             fail();
@@ -760,6 +820,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_resource_apply_gradient_descent, setup, teardown),
       cmocka_unit_test_setup_teardown(test_apply_adam, setup, teardown),
       cmocka_unit_test_setup_teardown(test_apply_adam_large_float, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_apply_momentum_large_float, setup, teardown),
       cmocka_unit_test_setup_teardown(test_slot_updates, setup, teardown),
       cmocka_unit_test_setup_teardown(test_sparse_slot_updates, setup, teardown),
       cmocka_unit_test_setup_teardown(test_sparse_update_errors, setup, teardown),
