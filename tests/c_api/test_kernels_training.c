@@ -29,6 +29,19 @@ static inline void expect_f64_near(graft_tensor *t, const int64_t *dims, int ndi
   graft_tensor_free(t);
 }
 
+/* Fetched float32 values against double-precision ones: |got - want| <= rel * |want| + abs.
+ * Frees t. */
+static void expect_f32_close(graft_tensor *t, const double *want, int n, double rel, double abs, const char *what) {
+  const float *got = graft_tensor_data(t);
+  for (int i = 0; i < n; ++i) {
+    if (!(fabs(got[i] - want[i]) <= rel * fabs(want[i]) + abs)) {
+      print_error("%s element %d: %.9g, expected %.9g\n", what, i, (double)got[i], want[i]);
+      fail();
+    }
+  }
+  graft_tensor_free(t);
+}
+
 /* ---- Variables ------------------------------------------------------------------------------ */
 
 static graft_op *ref_var(graft_graph *g, const char *name, graft_dtype dt, const int64_t *dims, int ndims) {
@@ -245,18 +258,8 @@ static void test_apply_momentum_large_float(void **state) {
       acc[i] = acc[i] * (double)momentum + grad[i];
       w[i] -= (double)lr * acc[i];
     }
-    const double *want[2] = {w, acc};
-    for (int k = 0; k < 2; ++k) {
-      graft_tensor *t = session_fetch(s, reads[k]);
-      const float *got = graft_tensor_data(t);
-      for (int i = 0; i < kN; ++i) {
-        if (!(fabs(got[i] - want[k][i]) <= 1e-5 * fmax(1, fabs(want[k][i])))) {
-          print_error("step %d variable %d element %d: %.9g, expected %.9g\n", step, k, i, (double)got[i], want[k][i]);
-          fail();
-        }
-      }
-      graft_tensor_free(t);
-    }
+    expect_f32_close(session_fetch(s, reads[0]), w, kN, 1e-5, 1e-5, "var");
+    expect_f32_close(session_fetch(s, reads[1]), acc, kN, 1e-5, 1e-5, "accum");
   }
   graft_session_free(s);
   free(start);
@@ -438,21 +441,10 @@ static void test_apply_adam_large_float(void **state) {
         v[i] += (gi * gi - v[i]) * (1 - b2);
         w[i] -= (nesterov ? gi * (1 - b1) + b1 * m[i] : m[i]) * lr_t / (sqrt(v[i]) + eps);
       }
-      const double *want[3] = {w, m, v};
-      for (int k = 0; k < 3; ++k) {
-        graft_tensor *t = session_fetch(s, reads[k]);
-        const float *got = graft_tensor_data(t);
-        for (int i = 0; i < kN; ++i) {
-          /* w: 1e-5 of its size (at least 1e-5); m and v (v ~ 1e-3 g^2): 1e-5 relative. */
-          const double tol = k == 0 ? 1e-5 * fmax(1, fabs(want[k][i])) : 1e-5 * fabs(want[k][i]) + 1e-12;
-          if (!(fabs(got[i] - want[k][i]) <= tol)) {
-            print_error("nesterov %d step %d variable %d element %d: %.9g, expected %.9g\n", nesterov, step, k, i,
-                        (double)got[i], want[k][i]);
-            fail();
-          }
-        }
-        graft_tensor_free(t);
-      }
+      /* w to 1e-5 of its size; m and v (v ~ 1e-3 g^2) to 1e-5 relative. */
+      expect_f32_close(session_fetch(s, reads[0]), w, kN, 1e-5, 1e-5, nesterov ? "nesterov var" : "var");
+      expect_f32_close(session_fetch(s, reads[1]), m, kN, 1e-5, 1e-12, nesterov ? "nesterov m" : "m");
+      expect_f32_close(session_fetch(s, reads[2]), v, kN, 1e-5, 1e-12, nesterov ? "nesterov v" : "v");
     }
     graft_session_free(s);
   }
