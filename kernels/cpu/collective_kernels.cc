@@ -661,6 +661,7 @@ class GraftRecvKernel : public EdgeKernel {
   using EdgeKernel::EdgeKernel;
   Status Init() {
     GRAFT_RETURN_IF_ERROR(EdgeKernel::Init());
+    timeout_s_ = CollectiveTimeoutSeconds();  // once per plan, not per run
     return GetAttr(node(), "T", &dtype_);
   }
 
@@ -671,7 +672,7 @@ class GraftRecvKernel : public EdgeKernel {
     const RunControl* control = ctx.run_control();
     CollectiveTransport::WaitOptions options;
     options.cancellation = control->cancellation;
-    options.timeout_s = CollectiveTimeoutSeconds();
+    options.timeout_s = timeout_s_;
     options.deadline_ns = std::min(control->deadline_ns,
                                    RunControl::PreciseNowNs() + static_cast<int64_t>(options.timeout_s * 1e9));
     options.what = StrCat("'", tensor_name_, "' of run ", run->step_id);
@@ -693,6 +694,7 @@ class GraftRecvKernel : public EdgeKernel {
   }
 
  private:
+  double timeout_s_ = 0;  // $GRAFT_COLLECTIVE_TIMEOUT or 300 s
   DType dtype_ = DType::kFloat32;
 };
 
